@@ -1,0 +1,13 @@
+/** Where a CLI command writes and what it can read; injected so tests run commands in-process. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  readFile(path: string): Promise<string>;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+/** A bad invocation: printed as one line, exit code 2, never a stack trace. */
+export class UsageError extends Error {}
+
+export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;

@@ -1,0 +1,62 @@
+import { readFile } from 'node:fs/promises';
+import { countCommand, COUNT_USAGE } from './commands/count';
+import { EXIT, UsageError, type CliIo } from './io';
+
+type Command = (args: string[], io: CliIo) => Promise<number>;
+
+const COMMANDS: Record<string, { run: Command; usage: string }> = {
+  count: { run: countCommand, usage: COUNT_USAGE },
+};
+
+function helpText(): string {
+  return ['Prompt Latency Lens: tokens, TTFT and cost for LLM prompts.', '', 'Usage:', ...Object.values(COMMANDS).map((c) => `  ${c.usage}`), ''].join('\n');
+}
+
+/** Runs one CLI invocation and returns its exit code; never throws. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.out(helpText());
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.err(`prompt-lens: unknown command '${name}'; commands: ${Object.keys(COMMANDS).join(', ')}\n`);
+    return EXIT.usage;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    io.err(`prompt-lens ${name}: ${oneLine(error)}\n`);
+    return EXIT.usage;
+  }
+}
+
+/** Usage errors and node's own argument errors become one line, never a stack trace. */
+function oneLine(error: unknown): string {
+  if (error instanceof UsageError) return error.message;
+  if (error instanceof Error) return error.message.split('\n')[0] ?? 'error';
+  return String(error);
+}
+
+function processIo(): CliIo {
+  return {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    readFile: (path) => readFile(path, 'utf8'),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+if (require.main === module) {
+  runCli(process.argv.slice(2), processIo()).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`prompt-lens: internal error: ${oneLine(error)}\n`);
+      process.exitCode = EXIT.usage;
+    },
+  );
+}
