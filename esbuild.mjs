@@ -2,27 +2,10 @@
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
 import { chmod } from 'node:fs/promises';
+import { vocabularies, vocabularyPlugin } from './scripts/vocabularies.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
-
-/**
- * Vocabularies are megabytes of data: each is bundled into its own file under dist/vocab/ and
- * required only when a tokenizer is first used, so activation never parses one.
- */
-const vocabularies = {
-  'js-tiktoken/ranks/o200k_base': 'o200k_base',
-  'js-tiktoken/ranks/cl100k_base': 'cl100k_base',
-};
-
-/** @type {import('esbuild').Plugin} */
-const vocabularyPlugin = {
-  name: 'vocabulary-split',
-  setup(build) {
-    const filter = new RegExp(`^(${Object.keys(vocabularies).map((s) => s.replace(/[/.]/g, '\\$&')).join('|')})$`);
-    build.onResolve({ filter }, (args) => ({ path: `./vocab/${vocabularies[args.path]}.js`, external: true }));
-  },
-};
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
