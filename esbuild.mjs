@@ -1,6 +1,7 @@
 // Bundles the extension host entry, the CLI and (lazily loaded) tokenizer vocabularies.
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
+import { existsSync, readdirSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
 import { vocabularies, vocabularyPlugin } from './scripts/vocabularies.mjs';
 
@@ -20,6 +21,13 @@ const common = {
   legalComments: 'none',
 };
 
+/** Each src/webview/<view>/main.ts becomes dist/webview/<view>.js (+ .css when it imports styles). */
+const webviews = Object.fromEntries(
+  readdirSync('src/webview', { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(`src/webview/${d.name}/main.ts`))
+    .map((d) => [d.name, `src/webview/${d.name}/main.ts`]),
+);
+
 const builds = [
   { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'], plugins: [vocabularyPlugin] },
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, plugins: [vocabularyPlugin] },
@@ -31,6 +39,9 @@ const builds = [
     outdir: 'dist',
   },
 ];
+if (Object.keys(webviews).length > 0) {
+  builds.push({ ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: webviews, outdir: 'dist/webview' });
+}
 
 const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
 if (watch) {

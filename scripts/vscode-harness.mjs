@@ -2,7 +2,7 @@
 // VS Code 1.100.x) with this extension installed from its .vsix, Chromium as the window.
 // Prints the VS Code version and mocha's summary; exits non-zero on any failure or timeout and always
 // shuts its servers down. Screenshots land in .test-output/screenshots (ignored).
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildTestRunner } from './build-test-runner.mjs';
 import { HarnessError, ROOT, HOST_DIR, codeServerVersion, ensureCodeServer, freePort, installExtensions, launchChromium, packageExtension, startCodeServer, workbenchUrl } from './vscode-host.mjs';
@@ -49,7 +49,7 @@ async function runSession({ name, workspace, trusted, suites }) {
         process.stderr.write(Buffer.concat(serverLog).toString().slice(-4000));
         throw new HarnessError(`[${name}] no report from the extension host within ${TIMEOUT_MS / 1000} s`);
       }
-      await serveScreenshotRequests(page);
+      await serveRequests(page);
       await new Promise((r) => setTimeout(r, 200));
     }
     return JSON.parse(readFileSync(reportPath, 'utf8'));
@@ -59,14 +59,40 @@ async function runSession({ name, workspace, trusted, suites }) {
   }
 }
 
-/** Suites ask for a screenshot by writing NAME.request; the harness answers with NAME.png. */
-async function serveScreenshotRequests(page) {
+/**
+ * Requests from the suites, which cannot reach the browser themselves:
+ * NAME.request → NAME.png (a screenshot of the workbench);
+ * NAME.query.json {selector} → NAME.result.json {frames, texts}: textContent of every element matching
+ * the selector inside the webview frames (real Chromium DOM), plus `scripted` = any frame where the
+ * test page's XSS canary (window.__promptLensXss) was set.
+ */
+async function serveRequests(page) {
   if (!existsSync(SCREENSHOTS)) return;
-  for (const file of readdirSync(SCREENSHOTS).filter((f) => f.endsWith('.request'))) {
-    const name = file.slice(0, -'.request'.length);
-    rmSync(join(SCREENSHOTS, file));
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-    console.log(`screenshot: .test-output/screenshots/${name}.png`);
+  for (const file of readdirSync(SCREENSHOTS)) {
+    if (file.endsWith('.request')) {
+      const name = file.slice(0, -'.request'.length);
+      rmSync(join(SCREENSHOTS, file));
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+      console.log(`screenshot: .test-output/screenshots/${name}.png`);
+    } else if (file.endsWith('.query.json')) {
+      const name = file.slice(0, -'.query.json'.length);
+      const { selector } = JSON.parse(readFileSync(join(SCREENSHOTS, file), 'utf8'));
+      rmSync(join(SCREENSHOTS, file));
+      const result = { frames: 0, texts: [], scripted: false };
+      for (const frame of page.frames()) {
+        if (!frame.url().includes('vscode-webview')) continue;
+        try {
+          const found = await frame.evaluate((sel) => ({ texts: [...document.querySelectorAll(sel)].map((e) => e.textContent ?? ''), xss: Boolean(window.__promptLensXss) }), selector);
+          if (found.texts.length > 0) result.frames++;
+          result.texts.push(...found.texts);
+          result.scripted ||= found.xss;
+        } catch {
+          /* a frame navigating away */
+        }
+      }
+      writeFileSync(join(SCREENSHOTS, `${name}.result.json.tmp`), JSON.stringify(result));
+      renameSync(join(SCREENSHOTS, `${name}.result.json.tmp`), join(SCREENSHOTS, `${name}.result.json`));
+    }
   }
 }
 

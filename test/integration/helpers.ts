@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PromptLensApi } from '../../src/extension/extension';
@@ -53,4 +53,23 @@ export async function screenshot(name: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${name}.request`), '');
   await waitFor(`screenshot ${name}`, () => (existsSync(join(dir, `${name}.png`)) ? true : undefined), 20_000);
+}
+
+export interface WebviewQueryResult {
+  /** Webview frames in which the selector matched. */
+  frames: number;
+  texts: string[];
+  /** true if an injected script ran in any webview (the XSS canary). */
+  scripted: boolean;
+}
+
+/** Reads the real DOM of the open webviews in Chromium, through the harness. */
+export async function queryWebviews(name: string, selector: string): Promise<WebviewQueryResult> {
+  const dir = process.env.PROMPT_LENS_SCREENSHOT_DIR;
+  if (!dir) throw new Error('webview queries need the code-server harness (npm run test:integration)');
+  mkdirSync(dir, { recursive: true });
+  const result = join(dir, `${name}.result.json`);
+  writeFileSync(join(dir, `${name}.query.json`), JSON.stringify({ selector }));
+  await waitFor(`webview query ${name}`, () => (existsSync(result) ? true : undefined), 20_000);
+  return JSON.parse(readFileSync(result, 'utf8')) as WebviewQueryResult;
 }
