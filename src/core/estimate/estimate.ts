@@ -103,12 +103,13 @@ function selfHostedEstimate(t: Deployment & { id: string }, base: Base, calibrat
   const cold = (s: Scenario) => prefillTime(t, inputTokens, 0, s);
   // Decode at batch C, with the context half-way through the output.
   const decode = (s: Scenario) => decodeStep(t, inputTokens + outputTokens / 2, concurrency, s);
-  const atConcurrency = (p: PrefillTime, q: number) => p.overheadMs + queuedPrefillMs(p.totalMs - p.overheadMs, concurrency, q);
+  const atConcurrency = (p: PrefillTime, q: number) => p.overheadMs + queuedPrefillMs(p, concurrency, q);
 
   let ttftMs: Range, coldTtftMs: Range, tpotMs: Range, p99: number;
   if (calibration) {
     const ttft = (n: number) => calibration.ttftBaseMs + calibration.msPerInputToken * n + (calibration.msPerInputToken2 ?? 0) * n * n;
-    const queued = (n: number, q: number) => calibration.ttftBaseMs + queuedPrefillMs(ttft(n) - calibration.ttftBaseMs, concurrency, q);
+    // A measured profile has no compute/memory split: its input-dependent part is treated as compute.
+    const queued = (n: number, q: number) => calibration.ttftBaseMs + queuedPrefillMs({ computeMs: ttft(n) - calibration.ttftBaseMs, memoryMs: 0, commMs: 0 }, concurrency, q);
     ttftMs = scale(queued(newTokens, 0.5), CALIBRATED_SPREAD);
     coldTtftMs = scale(queued(inputTokens, 0.5), CALIBRATED_SPREAD);
     tpotMs = scale(calibration.tpotMs, CALIBRATED_SPREAD);

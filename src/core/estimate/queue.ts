@@ -1,9 +1,17 @@
 /**
- * Concurrency model: C requests arrive at the same moment; prefill is compute-bound, so their prefills run one
- * after another (batching them together takes as long as running them in turn) in random order. The request
- * served k-th waits for k prefills, so the q-quantile TTFT is overhead + ceil(q·C) × prefill time.
+ * Concurrency model: C requests arrive at the same moment and are served first come, first served, in random
+ * order. Prefills run together in one batch per wave but their compute adds up: the request served k-th sees its
+ * first token after max(k × compute, weight read) + k × communication — compute-bound prefills serialise, while
+ * memory-bound (short) prefills share one pass over the weights. The q-quantile request is k = ceil(q·C).
  * This is the pessimistic burst case; independent arrivals queue less.
  */
-export function queuedPrefillMs(prefillMs: number, concurrency: number, quantile: number): number {
-  return prefillMs * Math.max(1, Math.ceil(quantile * concurrency));
+export interface PrefillParts {
+  computeMs: number;
+  memoryMs: number;
+  commMs: number;
+}
+
+export function queuedPrefillMs(parts: PrefillParts, concurrency: number, quantile: number): number {
+  const k = Math.max(1, Math.ceil(quantile * concurrency));
+  return Math.max(k * parts.computeMs, parts.memoryMs) + k * parts.commMs;
 }

@@ -74,8 +74,9 @@ export function resolveTarget(spec: TargetSpec, tables: Tables): ResolvedTarget 
   return { kind: 'self-hosted', id: formatTargetId({ model: model.id, hardware: hardware.id, gpus: spec.gpus, precision }), model, hardware, efficiency, gpus: spec.gpus, precision };
 }
 
+/** The first listed precision is the model's native one (bf16 for most, fp8 for DeepSeek V3, fp4 for gpt-oss). */
 function defaultPrecision(model: ModelRow): Precision {
-  return model.precisions.includes('bf16') ? 'bf16' : (model.precisions[0] ?? 'bf16');
+  return model.precisions[0] ?? 'bf16';
 }
 
 /** A provider model served from an open-weight row we know (e.g. groq/llama-3.3-70b-versatile) gets that row's tokenizer. */
