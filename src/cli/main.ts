@@ -1,11 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { countCommand, COUNT_USAGE } from './commands/count';
+import { estimateCommand, ESTIMATE_USAGE } from './commands/estimate';
+import { targetsCommand, TARGETS_USAGE } from './commands/targets';
 import { EXIT, UsageError, type CliIo } from './io';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; usage: string }> = {
   count: { run: countCommand, usage: COUNT_USAGE },
+  estimate: { run: estimateCommand, usage: ESTIMATE_USAGE },
+  targets: { run: targetsCommand, usage: TARGETS_USAGE },
 };
 
 function helpText(): string {
