@@ -1,0 +1,217 @@
+import { httpError, networkErrorMessage, redact, retryAfterMs, endpointMessage } from './errors';
+import { createFraming, type Frame } from './framing';
+import type { WireFormat } from './kinds';
+import { LineTooLongError } from './lineSplitter';
+import type { RequestError, RequestRecord } from './result';
+
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+/** A ready-to-send streaming request and the wire format that reads its answer. */
+export interface StreamRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  wire: WireFormat;
+}
+
+export interface MeasureOptions {
+  timeoutMs: number;
+  /** Aborting it cancels the request: the record comes back with error class `cancelled`. */
+  signal?: AbortSignal;
+  /** Counts output tokens when the endpoint reports no usage. */
+  countTokens: (text: string) => number;
+  /** Defaults to the global fetch. */
+  fetch?: FetchLike;
+  /** Monotonic milliseconds; defaults to performance.now. */
+  now?: () => number;
+  /** Strings that must never appear in an error message (the API key). */
+  secrets?: readonly string[];
+  maxLineChars?: number;
+}
+
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+const STREAM_TYPES: Record<WireFormat['framing'], RegExp> = {
+  sse: /^text\/event-stream\b/i,
+  ndjson: /^application\/(x-ndjson|jsonl|json)\b/i,
+};
+
+/**
+ * Sends one streaming request and times it. Never throws: every failure becomes a classified error.
+ * `startMs` of the result is the clock reading at send; the runner rebases it.
+ */
+export async function measureRequest(request: StreamRequest, options: MeasureOptions): Promise<RequestRecord> {
+  const now = options.now ?? (() => performance.now());
+  const doFetch = options.fetch ?? ((url, init) => fetch(url, init));
+  const secrets = options.secrets ?? [];
+  const controller = new AbortController();
+  let abortedBy: 'timeout' | 'cancelled' | undefined;
+  const abort = (why: 'timeout' | 'cancelled') => {
+    abortedBy ??= why;
+    controller.abort();
+  };
+  const onCancel = () => abort('cancelled');
+  const startMs = now();
+  const record: RequestRecord = { startMs, ok: false, itlMs: [] };
+  if (options.signal?.aborted) return { ...record, error: { class: 'cancelled', message: 'cancelled before sending' } };
+  options.signal?.addEventListener('abort', onCancel, { once: true });
+  const timer = setTimeout(() => abort('timeout'), options.timeoutMs);
+
+  const fail = (error: RequestError): RequestRecord => ({ ...record, ok: false, error });
+  const abortError = (): RequestError =>
+    abortedBy === 'timeout'
+      ? { class: 'timeout', message: `no complete response within ${options.timeoutMs} ms${record.ttftMs === undefined ? ' (no content token yet)' : ''}` }
+      : { class: 'cancelled', message: 'cancelled' };
+
+  try {
+    let response: Response;
+    try {
+      response = await doFetch(request.url, {
+        method: 'POST',
+        headers: request.headers,
+        body: request.body,
+        // Never follow a redirect: it would carry the key to wherever the server points.
+        redirect: 'manual',
+        signal: controller.signal,
+      });
+    } catch (error) {
+      return fail(abortedBy ? abortError() : { class: 'connection', message: networkErrorMessage(error, secrets) });
+    }
+
+    if ((response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect') {
+      await discard(response);
+      const location = response.headers.get('location');
+      const where = location ? ` to ${safeOrigin(location, request.url)}` : '';
+      return fail({ class: 'redirect', status: response.status, message: `HTTP ${response.status} redirect${where} not followed, so the API key is not sent to another address; use the final URL as the base URL` });
+    }
+    if (!response.ok) {
+      const body = await readBounded(response);
+      return fail(httpError(response.status, body, retryAfterMs(response.headers.get('retry-after'), Date.now()), secrets));
+    }
+    const contentType = response.headers.get('content-type') ?? '';
+    if (!STREAM_TYPES[request.wire.framing].test(contentType)) {
+      const said = endpointMessage(await readBounded(response));
+      const type = contentType.split(';')[0] || 'no content type';
+      return fail({ class: 'not-event-stream', status: response.status, message: redact(`expected a streaming response but got ${type}${said ? `: ${said}` : ''}`, secrets) });
+    }
+    if (!response.body) return fail({ class: 'no-content', message: 'the response had no body' });
+
+    const framing = createFraming(request.wire.framing, options.maxLineChars);
+    const reader = response.body.getReader();
+    const state = new StreamState(request.wire, record);
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        const at = now();
+        if (done) {
+          state.frames(framing.end(), at);
+          break;
+        }
+        record.ttfbMs ??= at - startMs;
+        state.frames(framing.push(value), at);
+        if (state.finished) break;
+      }
+    } catch (error) {
+      void reader.cancel().catch(() => undefined);
+      if (error instanceof StreamProblem) return fail({ ...error.problem, message: redact(error.problem.message, secrets) });
+      if (error instanceof LineTooLongError) return fail({ class: 'bad-stream', message: error.message });
+      return fail(abortedBy ? abortError() : { class: 'connection', message: `stream broke after ${state.contentChunks} content chunks: ${networkErrorMessage(error, secrets)}` });
+    }
+    if (state.finished) void reader.cancel().catch(() => undefined);
+    return state.result(options.countTokens, fail);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onCancel);
+  }
+}
+
+class StreamProblem extends Error {
+  constructor(readonly problem: RequestError) {
+    super(problem.message);
+  }
+}
+
+/** What the frames so far have said: content times, text, usage, finish. */
+class StreamState {
+  text = '';
+  contentChunks = 0;
+  finished = false;
+  private lastContentAt: number | undefined;
+  private usageOutput: number | undefined;
+  private finish: string | undefined;
+
+  constructor(
+    private readonly wire: WireFormat,
+    private readonly record: RequestRecord,
+  ) {}
+
+  frames(frames: Frame[], at: number): void {
+    for (const frame of frames) {
+      if (this.finished) return;
+      const info = this.wire.interpret(frame);
+      if (info.malformed) throw new StreamProblem({ class: 'bad-stream', message: `unreadable stream event: ${info.malformed}` });
+      if (info.error !== undefined) throw new StreamProblem({ class: 'stream-error', message: `the endpoint reported an error inside the stream: ${info.error}` });
+      if (info.text) this.content(info.text, at);
+      if (info.inputTokens !== undefined) this.record.inputTokens = info.inputTokens;
+      if (info.outputTokens !== undefined) this.usageOutput = info.outputTokens;
+      if (info.finish) this.finish = info.finish;
+      if (info.done) this.finished = true;
+    }
+  }
+
+  private content(text: string, at: number): void {
+    this.text += text;
+    this.contentChunks++;
+    if (this.lastContentAt === undefined) this.record.ttftMs = at - this.record.startMs;
+    else this.record.itlMs.push(at - this.lastContentAt);
+    this.lastContentAt = at;
+  }
+
+  result(countTokens: (text: string) => number, fail: (e: RequestError) => RequestRecord): RequestRecord {
+    const r = this.record;
+    if (this.lastContentAt === undefined || r.ttftMs === undefined) {
+      const why = this.usageOutput !== undefined || this.finish ? ' (only role, usage or finish chunks' + (this.finish ? `; finish reason ${this.finish}` : '') + ')' : '';
+      return fail({ class: 'no-content', message: `the stream ended without any content token${why}` });
+    }
+    r.e2eMs = this.lastContentAt - r.startMs;
+    const reported = this.usageOutput !== undefined && this.usageOutput > 0;
+    r.outputTokens = reported ? this.usageOutput : countTokens(this.text);
+    r.outputTokensSource = reported ? 'usage' : 'counted';
+    if (r.outputTokens !== undefined && r.outputTokens > 1) r.tpotMs = (r.e2eMs - r.ttftMs) / (r.outputTokens - 1);
+    if (this.finish) r.finishReason = this.finish;
+    r.ok = true;
+    return r;
+  }
+}
+
+/** Reads at most 64 KiB of a body (an error page can be huge or endless), then lets go of it. */
+async function readBounded(response: Response): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    while (text.length < ERROR_BODY_LIMIT) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch {
+    // A body that breaks while we read an error message: keep what arrived.
+  }
+  void reader.cancel().catch(() => undefined);
+  return text.slice(0, ERROR_BODY_LIMIT);
+}
+
+async function discard(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => undefined);
+}
+
+/** Only the origin of a redirect target is shown: its path or query could carry tokens. */
+function safeOrigin(location: string, base: string): string {
+  try {
+    return new URL(location, base).origin;
+  } catch {
+    return 'an unreadable location';
+  }
+}
