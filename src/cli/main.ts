@@ -1,11 +1,15 @@
 import { readFile } from 'node:fs/promises';
+import { benchCommand, BENCH_USAGE } from './commands/bench';
 import { countCommand, COUNT_USAGE } from './commands/count';
+import { serveSimCommand, SERVE_SIM_USAGE } from './commands/serveSim';
 import { EXIT, UsageError, type CliIo } from './io';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; usage: string }> = {
   count: { run: countCommand, usage: COUNT_USAGE },
+  bench: { run: benchCommand, usage: BENCH_USAGE },
+  'serve-sim': { run: serveSimCommand, usage: SERVE_SIM_USAGE },
 };
 
 function helpText(): string {

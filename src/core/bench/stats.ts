@@ -1,5 +1,5 @@
 // Pure statistics over measured requests: no I/O, no printing.
-import type { Distribution, ErrorClass, LevelSummary, RequestRecord, Slo } from './result';
+import type { Distribution, ErrorClass, LevelSummary, ModeResult, RequestRecord, Slo } from './result';
 
 export const DEFAULT_SLO: Slo = { ttftMs: 500, tpotMs: 30 };
 
@@ -80,4 +80,20 @@ export function summarizeLevel(records: readonly RequestRecord[], durationMs: nu
 /** Signed percent error of a prediction against a measured value: +20 means predicted 20% too high. */
 export function percentError(predicted: number, measured: number): number {
   return ((predicted - measured) / measured) * 100;
+}
+
+export interface SloVerdict {
+  pass: boolean;
+  /** One line per level that missed, e.g. `cold c=16: 72% met the SLOs (needs 90%)`. */
+  failures: string[];
+}
+
+/** An --slo verdict: every measured level must have at least `minShare` (0–1) of its requests meeting both SLOs. */
+export function sloVerdict(modes: readonly ModeResult[], minShare: number): SloVerdict {
+  const failures = modes.flatMap((m) =>
+    m.levels
+      .filter((l) => l.summary.requests === 0 || l.summary.sloShare < minShare)
+      .map((l) => `${m.cache} ${l.label}: ${Math.round(l.summary.sloShare * 100)}% met the SLOs (needs ${Math.round(minShare * 100)}%)`),
+  );
+  return { pass: failures.length === 0 && modes.some((m) => m.levels.length > 0), failures };
 }
