@@ -3,8 +3,9 @@ import { createFraming, type Frame } from './framing';
 import type { WireFormat } from './kinds';
 import { LineTooLongError } from './lineSplitter';
 import type { RequestError, RequestRecord } from './result';
+import { fetchTransport, httpTransport, type FetchLike, type StreamResponse } from './transport';
 
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+export type { FetchLike } from './transport';
 
 /** A ready-to-send streaming request and the wire format that reads its answer. */
 export interface StreamRequest {
@@ -20,7 +21,7 @@ export interface MeasureOptions {
   signal?: AbortSignal;
   /** Counts output tokens when the endpoint reports no usage. */
   countTokens: (text: string) => number;
-  /** Defaults to the global fetch. */
+  /** A fetch to send with (tests script one); by default node:http, which costs less per chunk. */
   fetch?: FetchLike;
   /** Monotonic milliseconds; defaults to performance.now. */
   now?: () => number;
@@ -42,7 +43,7 @@ const STREAM_TYPES: Record<WireFormat['framing'], RegExp> = {
  */
 export async function measureRequest(request: StreamRequest, options: MeasureOptions): Promise<RequestRecord> {
   const now = options.now ?? (() => performance.now());
-  const doFetch = options.fetch ?? ((url, init) => fetch(url, init));
+  const send = options.fetch ? fetchTransport(options.fetch) : httpTransport;
   const secrets = options.secrets ?? [];
   const controller = new AbortController();
   let abortedBy: 'timeout' | 'cancelled' | undefined;
@@ -64,60 +65,47 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
       : { class: 'cancelled', message: 'cancelled' };
 
   try {
-    let response: Response;
+    let response: StreamResponse;
     try {
-      response = await doFetch(request.url, {
-        method: 'POST',
-        headers: request.headers,
-        body: request.body,
-        // Never follow a redirect: it would carry the key to wherever the server points.
-        redirect: 'manual',
-        signal: controller.signal,
-      });
+      // Neither transport follows a redirect: it would carry the key to wherever the server points.
+      response = await send(request.url, { headers: request.headers, body: request.body, signal: controller.signal });
     } catch (error) {
       return fail(abortedBy ? abortError() : { class: 'connection', message: networkErrorMessage(error, secrets) });
     }
 
-    if ((response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect') {
-      await discard(response);
-      const location = response.headers.get('location');
+    if (response.status >= 300 && response.status < 400) {
+      await readBounded(response, 0);
+      const location = response.header('location');
       const where = location ? ` to ${safeOrigin(location, request.url)}` : '';
       return fail({ class: 'redirect', status: response.status, message: `HTTP ${response.status} redirect${where} not followed, so the API key is not sent to another address; use the final URL as the base URL` });
     }
-    if (!response.ok) {
+    if (response.status < 200 || response.status >= 300) {
       const body = await readBounded(response);
-      return fail(httpError(response.status, body, retryAfterMs(response.headers.get('retry-after'), Date.now()), secrets));
+      return fail(httpError(response.status, body, retryAfterMs(response.header('retry-after'), Date.now()), secrets));
     }
-    const contentType = response.headers.get('content-type') ?? '';
+    const contentType = response.header('content-type') ?? '';
     if (!STREAM_TYPES[request.wire.framing].test(contentType)) {
       const said = endpointMessage(await readBounded(response));
       const type = contentType.split(';')[0] || 'no content type';
       return fail({ class: 'not-event-stream', status: response.status, message: redact(`expected a streaming response but got ${type}${said ? `: ${said}` : ''}`, secrets) });
     }
-    if (!response.body) return fail({ class: 'no-content', message: 'the response had no body' });
 
     const framing = createFraming(request.wire.framing, options.maxLineChars);
-    const reader = response.body.getReader();
     const state = new StreamState(request.wire, record);
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
+      // Leaving the loop early (done, or a problem) closes the body and releases the connection.
+      for await (const chunk of response.body) {
         const at = now();
-        if (done) {
-          state.frames(framing.end(), at);
-          break;
-        }
         record.ttfbMs ??= at - startMs;
-        state.frames(framing.push(value), at);
+        state.frames(framing.push(chunk), at);
         if (state.finished) break;
       }
+      if (!state.finished) state.frames(framing.end(), now());
     } catch (error) {
-      void reader.cancel().catch(() => undefined);
       if (error instanceof StreamProblem) return fail({ ...error.problem, message: redact(error.problem.message, secrets) });
       if (error instanceof LineTooLongError) return fail({ class: 'bad-stream', message: error.message });
       return fail(abortedBy ? abortError() : { class: 'connection', message: `stream broke after ${state.contentChunks} content chunks: ${networkErrorMessage(error, secrets)}` });
     }
-    if (state.finished) void reader.cancel().catch(() => undefined);
     return state.result(options.countTokens, fail);
   } finally {
     clearTimeout(timer);
@@ -184,27 +172,19 @@ class StreamState {
   }
 }
 
-/** Reads at most 64 KiB of a body (an error page can be huge or endless), then lets go of it. */
-async function readBounded(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
+/** Reads at most `limit` characters of a body (an error page can be huge or endless), then lets go of it. */
+async function readBounded(response: StreamResponse, limit = ERROR_BODY_LIMIT): Promise<string> {
   const decoder = new TextDecoder();
   let text = '';
   try {
-    while (text.length < ERROR_BODY_LIMIT) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
+    for await (const chunk of response.body) {
+      if (text.length >= limit) break;
+      text += decoder.decode(chunk, { stream: true });
     }
   } catch {
     // A body that breaks while we read an error message: keep what arrived.
   }
-  void reader.cancel().catch(() => undefined);
-  return text.slice(0, ERROR_BODY_LIMIT);
-}
-
-async function discard(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => undefined);
+  return text.slice(0, limit);
 }
 
 /** Only the origin of a redirect target is shown: its path or query could carry tokens. */
