@@ -29,6 +29,8 @@ describe('streaming client against a local scripted server', () => {
     );
     const r = await measureRequest(request(`${server.url}/v1`), options());
     assert.equal(r.ok, true, r.error?.message);
+    const viaFetch = await measureRequest(request(`${server.url}/v1`), options({ fetch: globalThis.fetch }));
+    assert.deepEqual([viaFetch.ok, viaFetch.outputTokens, viaFetch.itlMs.length], [true, 5, 2]);
     assert.equal(server.seen[0]!.url, '/v1/chat/completions');
     assert.equal(server.seen[0]!.headers.authorization, `Bearer ${KEY}`);
     assert.ok(r.ttftMs! - r.ttfbMs! >= 40, `ttfb ${r.ttfbMs} ttft ${r.ttftMs}`);
@@ -123,11 +125,14 @@ describe('streaming client against a local scripted server', () => {
         res.writeHead(307, { location: `${other.url.replace('127.0.0.1', 'localhost')}/v1/chat/completions?token=abc` });
         res.end();
       });
-      const r = await measureRequest(request(server.url), options());
-      assert.equal(r.error?.class, 'redirect');
+      // Both the default node:http transport and the global fetch adapter must refuse to follow.
+      for (const transport of [{}, { fetch: globalThis.fetch }]) {
+        const r = await measureRequest(request(server.url), options(transport));
+        assert.equal(r.error?.class, 'redirect');
+        assert.match(r.error!.message, /307 redirect to http:\/\/localhost:\d+ not followed/);
+        assert.doesNotMatch(r.error!.message, /token=abc/);
+      }
       assert.equal(other.seen.length, 0);
-      assert.match(r.error!.message, /307 redirect to http:\/\/localhost:\d+ not followed/);
-      assert.doesNotMatch(r.error!.message, /token=abc/);
     } finally {
       await other.close();
     }
