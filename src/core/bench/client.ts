@@ -104,6 +104,10 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
     } catch (error) {
       if (error instanceof StreamProblem) return fail({ ...error.problem, message: redact(error.problem.message, secrets) });
       if (error instanceof LineTooLongError) return fail({ class: 'bad-stream', message: error.message });
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === 'string' && code.startsWith('Z_')) {
+        return fail({ class: 'bad-stream', message: `the body is not valid ${response.header('content-encoding')} data (${code})` });
+      }
       return fail(abortedBy ? abortError() : { class: 'connection', message: `stream broke after ${state.contentChunks} content chunks: ${networkErrorMessage(error, secrets)}` });
     }
     return state.result(options.countTokens, fail);

@@ -54,6 +54,8 @@ export function buildStreamRequest(endpoint: EndpointConfig, apiKey: string | un
     headers: {
       'content-type': 'application/json',
       accept: wire.framing === 'sse' ? 'text/event-stream' : 'application/x-ndjson',
+      // Compression makes proxies and servers buffer a stream; ask for it plain.
+      'accept-encoding': 'identity',
       ...endpoint.headers,
       ...wire.headers(apiKey),
     },

@@ -1,5 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
 /** The part of a response the client reads. */
 export interface StreamResponse {
@@ -61,8 +63,25 @@ export const httpTransport: Transport = (url, init) =>
           const value = res.headers[name.toLowerCase()];
           return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
         },
-        body: res,
+        body: decoded(res),
       });
     });
     req.end(init.body);
   });
+
+const DECODERS: Record<string, () => Transform> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
+
+/**
+ * We ask for `identity`, but a server may compress anyway (fetch would decode it silently). A body
+ * that is not what its header claims fails with a zlib `Z_…` error the client reports as bad-stream.
+ */
+function decoded(res: IncomingMessage): AsyncIterable<Uint8Array> {
+  const encoding = String(res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const decoder = DECODERS[encoding];
+  if (!decoder) return res;
+  const stream = decoder();
+  res.on('error', (error) => stream.destroy(error));
+  // The client stopping early destroys the decoder; the response must go with it.
+  stream.on('close', () => res.destroy());
+  return res.pipe(stream);
+}

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
 import { measureRequest, type MeasureOptions } from '../../../../src/core/bench/client';
 import type { EndpointKind } from '../../../../src/core/bench/endpoints';
 import { buildStreamRequest } from '../../../../src/core/bench/runner';
@@ -147,6 +148,21 @@ describe('streaming client against a local scripted server', () => {
     const dnsFailure = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('getaddrinfo ENOTFOUND nope.invalid'), { code: 'ENOTFOUND' }) });
     const dns = await measureRequest(request('http://nope.invalid'), options({ fetch: () => Promise.reject(dnsFailure) }));
     assert.deepEqual([dns.error?.class, dns.error?.message], ['connection', 'DNS lookup failed: unknown host (ENOTFOUND)']);
+  });
+
+  it('a compressed stream is decoded; gzip that lies is a bad stream', async () => {
+    const body = sse(chatChunk('zipped'), '[DONE]');
+    server = await scriptedServer((req, res) => {
+      const lying = server!.seen.length === 2;
+      assert.equal(req.headers['accept-encoding'], 'identity');
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+      res.end(lying ? body : gzipSync(body));
+    });
+    const honest = await measureRequest(request(server.url), options());
+    assert.deepEqual([honest.ok, honest.outputTokens], [true, 1]);
+    const lying = await measureRequest(request(server.url), options());
+    assert.equal(lying.error?.class, 'bad-stream');
+    assert.match(lying.error!.message, /not valid gzip data \(Z_DATA_ERROR\)/);
   });
 
   it('a connection reset mid-stream is a connection error that keeps the TTFT seen so far', async () => {
