@@ -1,10 +1,18 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { benchMessages } from '../../core/bench/benchPrompt';
-import { ENDPOINT_KINDS, loadEndpointsFile, parseEndpoint, type EndpointConfig } from '../../core/bench/endpoints';
-import type { BenchResult, CacheMode } from '../../core/bench/result';
-import { DEFAULT_CONCURRENCY, runBenchmark, type BenchProgress } from '../../core/bench/runner';
-import { DEFAULT_SLO, sloVerdict } from '../../core/bench/stats';
+import {
+  benchMessages,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_SLO,
+  ENDPOINT_KINDS,
+  loadEndpointsFile,
+  parseEndpoint,
+  runBenchmark,
+  sloVerdict,
+  type BenchProgress,
+  type BenchResult,
+  type EndpointConfig,
+} from '../../core/bench';
 import { parsePrompt } from '../../core/prompt/parse';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
 import { EXIT, UsageError, type CliIo } from '../io';
@@ -105,7 +113,7 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
       requests,
       warmup,
       ...(rate !== undefined ? { ratePerSecond: rate } : { concurrency: concurrency ?? DEFAULT_CONCURRENCY }),
-      cache: cache as CacheMode | 'both',
+      cache,
       timeoutMs,
       ...(timeLimitS !== undefined ? { maxDurationMs: timeLimitS * 1000 } : {}),
       ...(slo ? { slo: { ttftMs: slo.ttftMs, tpotMs: slo.tpotMs } } : {}),

@@ -1,5 +1,4 @@
-import type { BenchResult, Distribution } from '../../core/bench/result';
-import type { SloVerdict } from '../../core/bench/stats';
+import type { BenchResult, Distribution, SloVerdict } from '../../core/bench';
 
 const ms = (d: Distribution | null, key: 'p50' | 'p90' | 'p99') => (d ? d[key].toFixed(d[key] < 10 ? 2 : 0) : '–');
 const rate = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));

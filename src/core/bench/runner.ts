@@ -26,7 +26,11 @@ export interface BenchOptions {
   maxTokens: number;
   /** Measured requests per level. */
   requests: number;
-  /** Excluded requests before each level; in warm mode at least one, as it primes the cache. */
+  /**
+   * Warm-up rounds before each level, excluded from the statistics (default 1; in warm mode at
+   * least 1, as it primes the cache). A round is as wide as the level's concurrency, so every
+   * connection the level uses is open (TCP and TLS set up) before measuring starts.
+   */
   warmup?: number;
   /** A concurrency sweep; ignored when ratePerSecond is set. */
   concurrency?: number[];
@@ -121,9 +125,13 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
   }
 
   async function runLevel(level: Level, cache: CacheMode): Promise<LevelResult> {
-    const warmup = Math.max(options.warmup ?? 1, cache === 'warm' ? 1 : 0);
+    const rounds = Math.max(options.warmup ?? 1, cache === 'warm' ? 1 : 0);
+    const width = 'concurrency' in level ? Math.min(level.concurrency, options.requests) : 1;
     let warmupErrors = 0;
-    for (let i = 0; i < warmup && !stop.signal.aborted; i++) if (!(await measure(cache)).ok) warmupErrors++;
+    for (let i = 0; i < rounds && !stop.signal.aborted; i++) {
+      const round = await Promise.all(Array.from({ length: width }, () => measure(cache)));
+      warmupErrors += round.filter((r) => !r.ok).length;
+    }
     const records: RequestRecord[] = [];
     let failed = 0;
     const one = async () => {

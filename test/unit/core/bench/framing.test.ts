@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createFraming, type Frame, type FramingKind } from '../../../../src/core/bench/framing';
+import { WIRE_FORMATS } from '../../../../src/core/bench/kinds';
 import { LineSplitter, LineTooLongError } from '../../../../src/core/bench/lineSplitter';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -76,6 +77,33 @@ describe('SSE framing', () => {
         assert.deepEqual(framesOf(b, 'sse', cuts), framesOf(b));
       }),
       { seed: 20261130, numRuns: 300 },
+    );
+  });
+});
+
+describe('hostile bytes (fuzz, fixed seed)', () => {
+  it('framing never throws on arbitrary bytes except for an over-long line, and every interpreter reads any frame', () => {
+    const wires = Object.values(WIRE_FORMATS);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 400 }), fc.constantFrom<FramingKind>('sse', 'ndjson'), (body, kind) => {
+        for (const frame of framesOf(body, kind)) {
+          for (const wire of wires) {
+            const info = wire.interpret(frame);
+            assert.equal(typeof info, 'object');
+          }
+        }
+      }),
+      { seed: 9, numRuns: 300 },
+    );
+  });
+
+  it('interpreters classify arbitrary JSON without throwing', () => {
+    const wires = Object.values(WIRE_FORMATS);
+    fc.assert(
+      fc.property(fc.json(), fc.constantFrom('message', 'error', 'content_block_delta'), (data, event) => {
+        for (const wire of wires) wire.interpret({ event, data });
+      }),
+      { seed: 11, numRuns: 300 },
     );
   });
 });

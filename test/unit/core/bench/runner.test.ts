@@ -30,10 +30,10 @@ describe('benchmark runner', () => {
     ...extra,
   });
 
-  it('runs warm-up then N requests per concurrency level, never above the level, with progress', async () => {
+  it('runs warm-up rounds as wide as the level, then N requests per level, never above the level, with progress', async () => {
     const progress: string[] = [];
     const result = await runBenchmark(base({ warmup: 2, onProgress: (p) => progress.push(`${p.level} ${p.done}/${p.total}`) }));
-    assert.equal(server.seen.length, 2 * (2 + 6));
+    assert.equal(server.seen.length, 2 * 1 + 6 + (2 * 3 + 6));
     assert.deepEqual(result.modes[0]!.levels.map((l) => [l.label, l.requests.length, l.summary.succeeded]), [['c=1', 6, 6], ['c=3', 6, 6]]);
     assert.equal(server.maxOpen, 3);
     assert.equal(progress.length, 12);
