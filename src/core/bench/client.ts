@@ -92,16 +92,25 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
 
     const framing = createFraming(request.wire.framing, options.maxLineChars);
     const state = new StreamState(request.wire, record);
+    const chunks = response.body[Symbol.asyncIterator]();
     try {
-      // Leaving the loop early (done, or a problem) closes the body and releases the connection.
-      for await (const chunk of response.body) {
+      for (;;) {
+        const next = await chunks.next();
         const at = now();
+        if (next.done) {
+          state.frames(framing.end(), at);
+          break;
+        }
         record.ttfbMs ??= at - startMs;
-        state.frames(framing.push(chunk), at);
-        if (state.finished) break;
+        state.frames(framing.push(next.value), at);
+        if (state.finished) {
+          drainInBackground(chunks, controller);
+          break;
+        }
       }
-      if (!state.finished) state.frames(framing.end(), now());
     } catch (error) {
+      // Closing the body on a problem gives up the connection; the stream cannot be trusted.
+      void chunks.return?.().catch(() => undefined);
       if (error instanceof StreamProblem) return fail({ ...error.problem, message: redact(error.problem.message, secrets) });
       if (error instanceof LineTooLongError) return fail({ class: 'bad-stream', message: error.message });
       const code = (error as { code?: unknown }).code;
@@ -174,6 +183,28 @@ class StreamState {
     r.ok = true;
     return r;
   }
+}
+
+/** How long the rest of a finished stream may take to arrive before its connection is dropped. */
+const DRAIN_LIMIT_MS = 2000;
+
+/**
+ * After [DONE] the timing is complete, but reading the body to its end (usually only the final
+ * empty chunk) lets keep-alive reuse the connection, so the next request's TTFT has no TCP or TLS
+ * setup in it.
+ */
+function drainInBackground(chunks: AsyncIterator<Uint8Array>, controller: AbortController): void {
+  const limit = setTimeout(() => controller.abort(), DRAIN_LIMIT_MS);
+  limit.unref();
+  void (async () => {
+    try {
+      while (!(await chunks.next()).done);
+    } catch {
+      // The server dropped the connection after a complete answer: nothing to report.
+    } finally {
+      clearTimeout(limit);
+    }
+  })();
 }
 
 /** Reads at most `limit` characters of a body (an error page can be huge or endless), then lets go of it. */

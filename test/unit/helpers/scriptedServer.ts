@@ -13,6 +13,8 @@ export interface ScriptedServer {
   seen: SeenRequest[];
   /** Highest number of requests open at the same time. */
   maxOpen: number;
+  /** TCP connections accepted so far. */
+  connections: number;
   close(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export async function scriptedServer(script: (req: SeenRequest, res: ServerRespo
     url: '',
     seen: [],
     maxOpen: 0,
+    connections: 0,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -41,6 +44,7 @@ export async function scriptedServer(script: (req: SeenRequest, res: ServerRespo
       void Promise.resolve(script(seen, res)).catch(() => res.destroy());
     });
   });
+  server.on('connection', () => state.connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return state;

@@ -43,6 +43,17 @@ describe('streaming client against a local scripted server', () => {
     assert.ok(Math.abs(r.tpotMs! - (r.e2eMs! - r.ttftMs!) / 4) < 1e-9);
   });
 
+  it('reads a finished stream to its end so keep-alive reuses the connection', async () => {
+    server = await scriptedServer(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(sse(chatChunk('hi'), '[DONE]'));
+      await sleep(1);
+      res.end();
+    });
+    for (let i = 0; i < 6; i++) assert.equal((await measureRequest(request(server.url), options())).ok, true);
+    assert.ok(server.connections <= 3, `${server.connections} connections for 6 sequential requests`);
+  });
+
   it('anthropic-messages: x-api-key header and the event stream, output tokens from message_delta', async () => {
     const ev = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
     server = await scriptedServer((_req, res) =>
