@@ -54,28 +54,19 @@ function wireMessages(messages: ChatMessage[]): ChatMessage[] {
 
 const common = { framing: 'sse', headers: bearer, interpret: interpretOpenAi } as const;
 
+/** Streamed, deterministic, with the usage trailer (vLLM, SGLang and OpenAI send it when asked). */
+function streamed(model: string, maxTokens: number, input: Record<string, unknown>): Record<string, unknown> {
+  return { model, ...input, stream: true, stream_options: { include_usage: true }, temperature: 0, max_tokens: maxTokens };
+}
+
 export const openAiChat: WireFormat = {
   ...common,
   path: '/chat/completions',
-  body: ({ model, messages, maxTokens }) => ({
-    model,
-    messages: wireMessages(messages),
-    stream: true,
-    stream_options: { include_usage: true },
-    temperature: 0,
-    max_tokens: maxTokens,
-  }),
+  body: ({ model, messages, maxTokens }) => streamed(model, maxTokens, { messages: wireMessages(messages) }),
 };
 
 export const openAiCompletions: WireFormat = {
   ...common,
   path: '/completions',
-  body: ({ model, messages, maxTokens }) => ({
-    model,
-    prompt: messages.map((m) => m.content).join('\n\n'),
-    stream: true,
-    stream_options: { include_usage: true },
-    temperature: 0,
-    max_tokens: maxTokens,
-  }),
+  body: ({ model, messages, maxTokens }) => streamed(model, maxTokens, { prompt: messages.map((m) => m.content).join('\n\n') }),
 };
