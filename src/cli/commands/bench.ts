@@ -90,13 +90,7 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
   const endpoint = await resolveEndpoint(values, io);
   const apiKey = resolveApiKey(values['api-key-env'], io.env);
 
-  let text: string;
-  try {
-    text = await io.readFile(file);
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  const prompt = benchMessages(parsePrompt(file, text));
+  const prompt = benchMessages(parsePrompt(file, await readInput(io, file)));
   if (!prompt.ok) throw new UsageError(`${file}: ${prompt.error}`);
 
   const tokenizer = getTokenizer(DEFAULT_TOKENIZER);
@@ -140,13 +134,7 @@ async function resolveEndpoint(values: Values, io: CliIo): Promise<EndpointConfi
       throw new UsageError('--endpoint takes its URL, model and kind from the endpoints file; drop --base-url/--model/--kind');
     }
     if (values.endpoints === undefined) throw new UsageError('--endpoint NAME needs --endpoints FILE (a JSON array of endpoints)');
-    let text: string;
-    try {
-      text = await io.readFile(values.endpoints);
-    } catch (error) {
-      throw new UsageError(`cannot read ${values.endpoints}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-    const loaded = loadEndpointsFile(text, values.endpoints);
+    const loaded = loadEndpointsFile(await readInput(io, values.endpoints), values.endpoints);
     if (!loaded.ok) throw new UsageError(loaded.error);
     const found = loaded.value.find((e) => e.name === values.endpoint);
     if (!found) throw new UsageError(`no endpoint named '${values.endpoint}' in ${values.endpoints} (it has: ${loaded.value.map((e) => e.name).join(', ') || 'none'})`);
@@ -161,6 +149,14 @@ async function resolveEndpoint(values: Values, io: CliIo): Promise<EndpointConfi
   const parsed = parseEndpoint({ name: 'command line', baseUrl: values['base-url'], model: values.model, ...(values.kind ? { kind: values.kind } : {}) });
   if (!parsed.ok) throw new UsageError(parsed.error.replace(/^baseUrl:/, '--base-url:').replace(/^model:/, '--model:'));
   return parsed.value;
+}
+
+async function readInput(io: CliIo, path: string): Promise<string> {
+  try {
+    return await io.readFile(path);
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
 }
 
 /** The key from the environment; a named variable that is unset is a usage error (its value is never shown). */
