@@ -11,9 +11,12 @@ export function benchMessages(prompt: ParsedPrompt): BenchMessages {
   if (unfilled.length > 0) {
     return { ok: false, error: `the prompt has variables without sample values (${unfilled.join(', ')}); give them sample data before benchmarking` };
   }
-  if (prompt.errors.length > 0) return { ok: false, error: `the prompt does not parse: ${prompt.errors[0]!.message}` };
   const messages = prompt.messages.map((m) => ({ role: m.role, content: m.rendered }));
-  if (messages.length === 0 || messages.every((m) => m.content.trim() === '')) return { ok: false, error: 'the prompt has no message text to send' };
+  if (messages.length === 0 || messages.every((m) => m.content.trim() === '')) {
+    // Parse diagnostics alone do not stop a run; a prompt with nothing to send does, and they say why.
+    const why = prompt.errors[0] ? ` (${prompt.errors[0].message})` : '';
+    return { ok: false, error: `the prompt has no message text to send${why}` };
+  }
   return { ok: true, messages };
 }
 

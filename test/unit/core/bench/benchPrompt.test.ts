@@ -26,8 +26,13 @@ describe('benchmark prompt', () => {
     assert.deepEqual(result, { ok: false, error: 'the prompt has variables without sample values (topic, tone); give them sample data before benchmarking' });
   });
 
-  it('stops on an empty prompt', () => {
-    assert.equal(benchMessages(prompt({ messages: [], variables: [] })).ok, false);
+  it('stops on a prompt with nothing to send, with the parser\'s reason; other diagnostics do not stop it', () => {
+    const error = { message: 'front matter is not YAML', range: { start: 0, end: 3 } };
+    assert.deepEqual(benchMessages(prompt({ messages: [], variables: [], errors: [error] })), {
+      ok: false,
+      error: 'the prompt has no message text to send (front matter is not YAML)',
+    });
+    assert.equal(benchMessages(prompt({ errors: [error] })).ok, true);
   });
 
   it('nonces never repeat and go first in the first message only', () => {
