@@ -64,6 +64,17 @@ describe('simulated endpoint', () => {
     assert.ok(text.endsWith('data: [DONE]\n\n'));
   });
 
+  it('answers non-streaming chat and completions requests with the whole text and usage', async () => {
+    sim = await start({ prefillMs: () => 0, tpotMs: () => 0 });
+    const post = async (path: string, body: unknown) => (await fetch(`${sim!.url}${path}`, { method: 'POST', body: JSON.stringify(body) })).json();
+    const chat = (await post('/chat/completions', { messages: [{ role: 'user', content: 'hi' }], max_tokens: 3 })) as { choices: Array<{ message: { content: string } }>; usage: { completion_tokens: number } };
+    assert.equal(chat.choices[0]!.message.content, ' simulated output token');
+    assert.equal(chat.usage.completion_tokens, 3);
+    const completion = (await post('/completions', { prompt: 'hi' })) as { choices: Array<{ text: string }>; usage: { completion_tokens: number } };
+    assert.equal(completion.usage.completion_tokens, 4, 'defaultMaxTokens applies without max_tokens');
+    assert.equal(completion.choices[0]!.text.length > 0, true);
+  });
+
   it('rejects bad requests with an OpenAI-style error naming the field, and unknown routes with 404', async () => {
     sim = await start({ prefillMs: () => 0, tpotMs: () => 0 });
     const bad = await fetch(`${sim.url}/chat/completions`, { method: 'POST', body: JSON.stringify({ messages: [], max_tokens: -1 }) });
