@@ -52,7 +52,7 @@ export async function scriptedServer(script: (req: SeenRequest, res: ServerRespo
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Writes SSE frames with a pause before each; `null` ends the response. */
+/** Sends 200 with the content type, then each text after its pause, then ends the response. */
 export async function writeSlowly(res: ServerResponse, parts: Array<[delayMs: number, text: string]>, contentType = 'text/event-stream'): Promise<void> {
   res.writeHead(200, { 'content-type': contentType });
   res.flushHeaders();
