@@ -16,6 +16,10 @@ const host = connect<ResultsViewState>(render);
 function render(state: ResultsViewState): void {
   for (const chart of charts.splice(0)) chart.destroy();
   const { result } = state;
+  if (!result) {
+    replaceChildren(app, h('header', {}, h('h1', {}, 'Benchmark: ', h('span', { class: 'prompt' }, state.prompt)), h('p', { class: 'muted' }, state.endpoint), h('p', { class: 'badge running', 'data-test': 'progress' }, `Running… ${state.progress ?? ''}`)));
+    return;
+  }
   const v = verdict(result);
   replaceChildren(
     app,
@@ -29,7 +33,7 @@ function render(state: ResultsViewState): void {
         h('button', { onclick: () => host.post({ type: 'export', format: 'csv' }) }, 'Export CSV'),
       ),
     ),
-    summary(state, v.pass, v.failures),
+    summary({ ...state, result }, v.pass, v.failures),
     h('h2', {}, 'Percentiles per level'),
     levelTable(result),
     h('h2', {}, 'Charts'),
@@ -42,7 +46,7 @@ function render(state: ResultsViewState): void {
   drawCharts(result);
 }
 
-function summary(state: ResultsViewState, pass: boolean, failures: string[]): HTMLElement {
+function summary(state: ResultsViewState & { result: BenchResult }, pass: boolean, failures: string[]): HTMLElement {
   const { result, previous } = state;
   const head = headlineLevel(result);
   const s = head?.level.summary;

@@ -4,7 +4,10 @@ import type { BenchResult } from '../../core/bench/result';
 export interface ResultsViewState {
   /** The prompt file's workspace-relative path. */
   prompt: string;
-  result: BenchResult;
+  /** "name · model" of the endpoint being measured. */
+  endpoint: string;
+  /** Absent until the first level finishes. */
+  result?: BenchResult;
   running: boolean;
   /** Live progress while running, e.g. "cold · c=4 · 23/40". */
   progress?: string;
