@@ -1,11 +1,14 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { countCommand, COUNT_USAGE } from './commands/count';
+import { reportCommand, REPORT_USAGE } from './commands/report';
 import { EXIT, UsageError, type CliIo } from './io';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; usage: string }> = {
   count: { run: countCommand, usage: COUNT_USAGE },
+  report: { run: reportCommand, usage: REPORT_USAGE },
 };
 
 function helpText(): string {
@@ -44,9 +47,25 @@ function processIo(): CliIo {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     readFile: (path) => readFile(path, 'utf8'),
+    listFiles,
     env: process.env,
     cwd: process.cwd(),
   };
+}
+
+const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git']);
+
+async function listFiles(dir: string, prefix = ''): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(join(dir, prefix), { withFileTypes: true })) {
+    const relative = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (!SKIPPED_DIRECTORIES.has(entry.name)) found.push(...(await listFiles(dir, relative)));
+    } else if (entry.isFile()) {
+      found.push(relative);
+    }
+  }
+  return found;
 }
 
 if (require.main === module) {

@@ -20,10 +20,10 @@ const PATTERNS: Array<{ kind: DynamicKind; re: RegExp }> = [
   { kind: 'date', re: /\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g },
   { kind: 'date', re: new RegExp(`\\b${MONTH}\\.? \\d{1,2}(?:st|nd|rd|th)?,? \\d{4}\\b|\\b\\d{1,2} ${MONTH} \\d{4}\\b`, 'g') },
   { kind: 'time', re: /\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?\b/g },
-  { kind: 'id', re: /\b(?:[A-Za-z_]*[Ii][Dd]|session|request|order|ticket|account)\b\s*[:=#]\s*(?<v>[A-Za-z0-9_-]*\d[A-Za-z0-9_-]{2,})/g },
+  { kind: 'id', re: /\b(?:[A-Za-z_]*[Ii][Dd]|session|request|order|ticket|account)\b[ \t]*[:=#][ \t]*(?<v>[A-Za-z0-9_-]*\d[A-Za-z0-9_-]{2,})/g },
   { kind: 'id', re: /\b[0-9a-f]{16,}\b|\b\d{9,}\b/g },
-  { kind: 'name', re: /\b(?:[Uu]ser(?: ?name)?|[Cc]ustomer(?: name)?|[Nn]ame|[Cc]lient|[Pp]atient|[Ee]mployee)\s*[:=]\s*(?<v>\p{Lu}\p{Ll}+(?:[ \t]+\p{Lu}\p{Ll}+){0,2})/gu },
-  { kind: 'name', re: /\b(?:Hello|Hi|Dear)\s+(?<v>\p{Lu}\p{Ll}+(?:[ \t]+\p{Lu}\p{Ll}+)?)\b/gu },
+  { kind: 'name', re: /\b(?:[Uu]ser(?: ?name)?|[Cc]ustomer(?: name)?|[Nn]ame|[Cc]lient|[Pp]atient|[Ee]mployee)[ \t]*[:=][ \t]*(?<v>\p{Lu}\p{Ll}+(?:[ \t]+\p{Lu}\p{Ll}+){0,2})/gu },
+  { kind: 'name', re: /\b(?:Hello|Hi|Dear)[ \t]+(?<v>\p{Lu}\p{Ll}+(?:[ \t]+\p{Lu}\p{Ll}+)?)\b/gu },
 ];
 
 /** Dynamic spans of the file, sorted, overlaps merged (the earlier kind wins). */

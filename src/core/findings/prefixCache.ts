@@ -1,7 +1,7 @@
 import type { ParsedPrompt, SourceRange } from '../prompt/types';
 import type { Tokenizer } from '../tokenize/types';
 import { cacheableTokens, type FindingCostModel } from './costModel';
-import { detectDynamic, type DynamicKind, type DynamicSpan } from './dynamic';
+import { detectDynamic, type DynamicKind } from './dynamic';
 import { formatCount, formatMs, formatUsd } from './format';
 import { buildRequest, charOffsetAfterTokens, lineColumn, RenderMap, TokenMemo, type PromptRequest } from './request';
 import type { FindingSettings } from './settings';
@@ -59,6 +59,8 @@ export interface CacheBreaker {
   staticTokensAfter: number;
   cacheableNow: number;
   cacheableIfMoved: number;
+  /** Dynamic parts before this one, which must move too. */
+  dynamicBefore: number;
 }
 
 interface Entry {
@@ -227,11 +229,12 @@ export class PrefixCacheAnalyser {
         code: 'cache-breaker',
         severity: 'warning',
         message:
-          `Cache breaker: ${b.kind} ${quote(b.text)} comes before ${formatCount(b.staticTokensAfter)} static tokens; moving it after them would make ` +
+          `Cache breaker: ${b.kind} ${quote(b.text)} comes before ${formatCount(b.staticTokensAfter)} static tokens; moving it ` +
+          `${b.dynamicBefore === 0 ? '' : `and the ${b.dynamicBefore === 1 ? 'dynamic part' : `${b.dynamicBefore} dynamic parts`} before it `}after them would make ` +
           `${formatCount(b.cacheableIfMoved)} tokens cacheable instead of ${formatCount(b.cacheableNow)} (warm TTFT ≈${formatMs(saved)} faster on ${model.label})`,
         file,
         range: b.range,
-        data: { kind: b.kind, staticTokensAfter: b.staticTokensAfter, cacheableNow: b.cacheableNow, cacheableIfMoved: b.cacheableIfMoved, ttftSavedMs: saved },
+        data: { kind: b.kind, dynamicBefore: b.dynamicBefore, staticTokensAfter: b.staticTokensAfter, cacheableNow: b.cacheableNow, cacheableIfMoved: b.cacheableIfMoved, ttftSavedMs: saved },
       });
     }
     return findings;
@@ -305,7 +308,7 @@ export class PrefixCacheAnalyser {
     const key = hashTokens(request.tokens, message.tokenStart, message.tokenStart + inMessage);
     let offset = this.offsetMemo.get(key);
     if (offset === undefined) {
-      offset = charOffsetAfterTokens(this.options.tokenizer, rendered, inMessage);
+      offset = charOffsetAfterTokens(this.options.tokenizer, rendered, request.tokens.subarray(message.tokenStart, message.tokenEnd), inMessage);
       this.offsetMemo.set(key, offset);
     }
     return (this.mapsOf(entry)[message.index] as RenderMap).toSource(offset);
@@ -341,7 +344,7 @@ export class PrefixCacheAnalyser {
     const range = { start: this.sourceOffset(a, headA + d), end: this.sourceOffset(a, headA + d + gap.skipA) };
     const otherRange = { start: this.sourceOffset(b, headB + d), end: this.sourceOffset(b, headB + d + gap.skipB) };
     // A dynamic value (a date, a variable) is a cache breaker, reported as such, not a near miss.
-    if (detectDynamic(a.parsed, a.text).some((s) => s.range.start < Math.max(range.end, range.start + 1) && s.range.end > range.start)) return undefined;
+    if (touchesDynamic(a, range) || touchesDynamic(b, otherRange)) return undefined;
     return { file: a.file, other: b.file, range, otherRange, text: a.text.slice(range.start, range.end), otherText: b.text.slice(otherRange.start, otherRange.end), sharedNow, sharedWithout, cacheableNow, cacheableWithout };
   }
 
@@ -363,14 +366,16 @@ export class PrefixCacheAnalyser {
       dynamicBefore += end - start;
       if (staticAfter < this.threshold) return;
       const cacheableIfMoved = cacheableTokens(staticBefore + staticAfter, total, rule);
-      if (cacheableIfMoved > cacheableNow) breakers.push(breakerOf(entry.file, span, staticAfter, cacheableNow, cacheableIfMoved));
+      if (cacheableIfMoved > cacheableNow) breakers.push({ file: entry.file, kind: span.kind, range: span.range, text: span.text, staticTokensAfter: staticAfter, cacheableNow, cacheableIfMoved, dynamicBefore: i });
     });
     return breakers;
   }
 }
 
-function breakerOf(file: string, span: DynamicSpan, staticTokensAfter: number, cacheableNow: number, cacheableIfMoved: number): CacheBreaker {
-  return { file, kind: span.kind, range: span.range, text: span.text, staticTokensAfter, cacheableNow, cacheableIfMoved };
+/** Whether a differing piece (possibly empty: an insertion point) overlaps a dynamic part of its file. */
+function touchesDynamic(entry: Entry, range: SourceRange): boolean {
+  const end = Math.max(range.end, range.start + 1);
+  return detectDynamic(entry.parsed, entry.text).some((s) => s.range.start < end && s.range.end >= range.start);
 }
 
 function compareEntries(a: Entry, b: Entry): number {

@@ -67,17 +67,24 @@ export function messageAtToken(request: PromptRequest, tokenIndex: number): Requ
 }
 
 /**
- * Character offset in `text` after its first `k` tokens, found by bisection on counts of prefixes
- * (tokenizers here encode but do not decode). Exact when the cut falls on a token boundary that
- * re-encodes the same way, which is the usual case; otherwise within one token.
+ * Character offset in `text` after the first `k` of its `tokens` (tokenizers here encode but do
+ * not decode). Bisection on "the prefix encodes to the same first k tokens": false while the k-th
+ * token is cut short, true from its end on. Exact whenever prefixes re-encode like the whole text.
  */
-export function charOffsetAfterTokens(tokenizer: Tokenizer, text: string, k: number): number {
+export function charOffsetAfterTokens(tokenizer: Tokenizer, text: string, tokens: Int32Array, k: number): number {
   if (k <= 0) return 0;
-  let lo = 0;
+  if (k >= tokens.length) return text.length;
+  const startsWithK = (c: number): boolean => {
+    const head = tokenizer.encode(text.slice(0, c));
+    if (head.length < k) return false;
+    for (let i = 0; i < k; i++) if (head[i] !== tokens[i]) return false;
+    return true;
+  };
+  let lo = 1;
   let hi = text.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (tokenizer.count(text.slice(0, mid)) >= k) hi = mid;
+    if (startsWithK(mid)) hi = mid;
     else lo = mid + 1;
   }
   return lo;
