@@ -341,8 +341,8 @@ export class PrefixCacheAnalyser {
     const cacheableNow = cacheableTokens(sharedNow, n, rule);
     const cacheableWithout = cacheableTokens(sharedWithout, n, rule);
     if (cacheableWithout < this.threshold || cacheableWithout - cacheableNow < this.threshold) return undefined;
-    const range = { start: this.sourceOffset(a, headA + d), end: this.sourceOffset(a, headA + d + gap.skipA) };
-    const otherRange = { start: this.sourceOffset(b, headB + d), end: this.sourceOffset(b, headB + d + gap.skipB) };
+    const range = trimmed(a.text, { start: this.sourceOffset(a, headA + d), end: this.sourceOffset(a, headA + d + gap.skipA) });
+    const otherRange = trimmed(b.text, { start: this.sourceOffset(b, headB + d), end: this.sourceOffset(b, headB + d + gap.skipB) });
     // A dynamic value (a date, a variable) is a cache breaker, reported as such, not a near miss.
     if (touchesDynamic(a, range) || touchesDynamic(b, otherRange)) return undefined;
     return { file: a.file, other: b.file, range, otherRange, text: a.text.slice(range.start, range.end), otherText: b.text.slice(otherRange.start, otherRange.end), sharedNow, sharedWithout, cacheableNow, cacheableWithout };
@@ -370,6 +370,14 @@ export class PrefixCacheAnalyser {
     });
     return breakers;
   }
+}
+
+/** A token range without its leading and trailing whitespace (BPE tokens often start with a space). */
+function trimmed(text: string, range: SourceRange): SourceRange {
+  let { start, end } = range;
+  while (start < end && /\s/.test(text[start] as string)) start++;
+  while (end > start && /\s/.test(text[end - 1] as string)) end--;
+  return { start, end };
 }
 
 /** Whether a differing piece (possibly empty: an insertion point) overlaps a dynamic part of its file. */
