@@ -1,9 +1,10 @@
 import type { ParsedPrompt, SourceRange } from '../prompt/types';
 import type { Tokenizer } from '../tokenize/types';
 import { cacheableTokens, type FindingCostModel } from './costModel';
-import { detectDynamic, type DynamicKind } from './dynamic';
+import { detectDynamic, type DynamicKind, type DynamicSpan } from './dynamic';
 import { formatCount, formatMs, formatUsd } from './format';
-import { buildRequest, charOffsetAfterTokens, lineColumn, RenderMap, TokenMemo, type PromptRequest } from './request';
+import { charOffsetAfterTokens, TokenMemo, tokensBefore } from './encoding';
+import { buildRequest, lineColumn, RenderMap, type PromptRequest } from './request';
 import type { FindingSettings } from './settings';
 import { commonPrefix, compareTokens, hashTokens, realign } from './tokenSeq';
 import type { Finding } from './types';
@@ -71,8 +72,11 @@ interface Entry {
   /** Content tokens of the first request message (the system message when there is one). */
   first: Int32Array;
   tailKey: string | undefined;
+  // Derived lazily and dropped with the entry when the file changes.
   maps?: RenderMap[];
+  dynamic?: DynamicSpan[];
   breakers?: CacheBreaker[];
+  offsets?: Map<number, number>;
 }
 
 const TAIL_TOKENS = 32;
@@ -92,7 +96,6 @@ export class PrefixCacheAnalyser {
   /** Files whose first message ends the same way: near-miss candidates that sorting keeps apart. */
   private readonly tails = new Map<string, Set<Entry>>();
   private readonly memo: TokenMemo;
-  private readonly offsetMemo = new Map<string, number>();
 
   constructor(private readonly options: PrefixCacheOptions) {
     this.memo = new TokenMemo(options.tokenizer);
@@ -298,19 +301,20 @@ export class PrefixCacheAnalyser {
     return entry.maps;
   }
 
-  /** File offset after the first `k` request tokens. Identical token prefixes decode to the same text, so the bisection is memoised by prefix. */
+  /** File offset after the first `k` request tokens. */
   private sourceOffset(entry: Entry, k: number): number {
+    entry.offsets ??= new Map();
+    let offset = entry.offsets.get(k);
+    if (offset === undefined) entry.offsets.set(k, (offset = this.computeSourceOffset(entry, k)));
+    return offset;
+  }
+
+  private computeSourceOffset(entry: Entry, k: number): number {
     const { request, parsed } = entry;
     const message = request.messages.find((m) => k <= m.tokenEnd) ?? request.messages[request.messages.length - 1];
     if (!message) return 0;
-    const inMessage = Math.max(0, k - message.tokenStart);
     const rendered = (parsed.messages[message.index] as ParsedPrompt['messages'][number]).rendered;
-    const key = hashTokens(request.tokens, message.tokenStart, message.tokenStart + inMessage);
-    let offset = this.offsetMemo.get(key);
-    if (offset === undefined) {
-      offset = charOffsetAfterTokens(this.options.tokenizer, rendered, request.tokens.subarray(message.tokenStart, message.tokenEnd), inMessage);
-      this.offsetMemo.set(key, offset);
-    }
+    const offset = charOffsetAfterTokens(this.options.tokenizer, rendered, message.encoded, Math.max(0, k - message.tokenStart));
     return (this.mapsOf(entry)[message.index] as RenderMap).toSource(offset);
   }
 
@@ -324,7 +328,7 @@ export class PrefixCacheAnalyser {
     if (!message) return request.tokens.length;
     const rendered = (parsed.messages[message.index] as ParsedPrompt['messages'][number]).rendered;
     const renderedOffset = (this.mapsOf(entry)[message.index] as RenderMap).toRendered(sourceOffset);
-    return message.tokenStart + this.options.tokenizer.count(rendered.slice(0, renderedOffset));
+    return message.tokenStart + tokensBefore(this.options.tokenizer, rendered, message.encoded, renderedOffset);
   }
 
   private nearMissWith(a: Entry, b: Entry): NearMiss | undefined {
@@ -351,7 +355,7 @@ export class PrefixCacheAnalyser {
   private findBreakers(entry: Entry): CacheBreaker[] {
     const rule = this.options.costModel.cacheRule;
     const total = entry.request.tokens.length;
-    const spans = detectDynamic(entry.parsed, entry.text)
+    const spans = dynamicOf(entry)
       .map((span) => ({ span, start: this.tokenIndexAt(entry, span.range.start), end: this.tokenIndexAt(entry, span.range.end) }))
       .sort((x, y) => x.start - y.start);
     const breakers: CacheBreaker[] = [];
@@ -372,6 +376,11 @@ export class PrefixCacheAnalyser {
   }
 }
 
+function dynamicOf(entry: Entry): DynamicSpan[] {
+  entry.dynamic ??= detectDynamic(entry.parsed, entry.text);
+  return entry.dynamic;
+}
+
 /** A token range without its leading and trailing whitespace (BPE tokens often start with a space). */
 function trimmed(text: string, range: SourceRange): SourceRange {
   let { start, end } = range;
@@ -383,7 +392,7 @@ function trimmed(text: string, range: SourceRange): SourceRange {
 /** Whether a differing piece (possibly empty: an insertion point) overlaps a dynamic part of its file. */
 function touchesDynamic(entry: Entry, range: SourceRange): boolean {
   const end = Math.max(range.end, range.start + 1);
-  return detectDynamic(entry.parsed, entry.text).some((s) => s.range.start < end && s.range.end >= range.start);
+  return dynamicOf(entry).some((s) => s.range.start < end && s.range.end >= range.start);
 }
 
 function compareEntries(a: Entry, b: Entry): number {

@@ -1,5 +1,5 @@
 import type { ChatRole, ParsedPrompt, PromptMessage, SourceRange } from '../prompt/types';
-import type { Tokenizer } from '../tokenize/types';
+import type { EncodedText, TokenMemo } from './encoding';
 
 /**
  * The request as the API sees it, tokenised: system and developer messages first, each message
@@ -13,6 +13,7 @@ export interface RequestMessage {
   /** Token index of the message's first content token (after its role token). */
   tokenStart: number;
   tokenEnd: number;
+  encoded: EncodedText;
 }
 
 export interface PromptRequest {
@@ -22,72 +23,23 @@ export interface PromptRequest {
 
 const ROLE_TOKEN: Record<ChatRole, number> = { system: -1, developer: -2, user: -3, assistant: -4, tool: -5 };
 
-/** Encodes each distinct text once: workspaces repeat the same system prompt in many files. */
-export class TokenMemo {
-  private readonly cache = new Map<string, Int32Array>();
-
-  constructor(
-    readonly tokenizer: Tokenizer,
-    private readonly maxEntries = 4096,
-  ) {}
-
-  encode(text: string): Int32Array {
-    let tokens = this.cache.get(text);
-    if (!tokens) {
-      tokens = Int32Array.from(this.tokenizer.encode(text));
-      if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value as string);
-      this.cache.set(text, tokens);
-    }
-    return tokens;
-  }
-}
-
 const isLeading = (role: ChatRole): boolean => role === 'system' || role === 'developer';
 
 export function buildRequest(parsed: ParsedPrompt, memo: TokenMemo): PromptRequest {
   const order = parsed.messages.map((m, index) => ({ m, index }));
   order.sort((a, b) => Number(isLeading(b.m.role)) - Number(isLeading(a.m.role)) || a.index - b.index);
   const parts = order.map(({ m }) => memo.encode(m.rendered));
-  const tokens = new Int32Array(parts.reduce((n, p) => n + p.length + 1, 0));
+  const tokens = new Int32Array(parts.reduce((n, p) => n + p.tokens.length + 1, 0));
   const messages: RequestMessage[] = [];
   let at = 0;
   order.forEach(({ m, index }, i) => {
-    const part = parts[i] as Int32Array;
+    const encoded = parts[i] as EncodedText;
     tokens[at++] = ROLE_TOKEN[m.role];
-    tokens.set(part, at);
-    messages.push({ index, role: m.role, tokenStart: at, tokenEnd: at + part.length });
-    at += part.length;
+    tokens.set(encoded.tokens, at);
+    messages.push({ index, role: m.role, tokenStart: at, tokenEnd: at + encoded.tokens.length, encoded });
+    at += encoded.tokens.length;
   });
   return { tokens, messages };
-}
-
-/** Where in its message a request token lies; undefined for role tokens past the end. */
-export function messageAtToken(request: PromptRequest, tokenIndex: number): RequestMessage | undefined {
-  return request.messages.find((m) => tokenIndex >= m.tokenStart - 1 && tokenIndex <= m.tokenEnd) ?? request.messages[request.messages.length - 1];
-}
-
-/**
- * Character offset in `text` after the first `k` of its `tokens` (tokenizers here encode but do
- * not decode). Bisection on "the prefix encodes to the same first k tokens": false while the k-th
- * token is cut short, true from its end on. Exact whenever prefixes re-encode like the whole text.
- */
-export function charOffsetAfterTokens(tokenizer: Tokenizer, text: string, tokens: Int32Array, k: number): number {
-  if (k <= 0) return 0;
-  if (k >= tokens.length) return text.length;
-  const startsWithK = (c: number): boolean => {
-    const head = tokenizer.encode(text.slice(0, c));
-    if (head.length < k) return false;
-    for (let i = 0; i < k; i++) if (head[i] !== tokens[i]) return false;
-    return true;
-  };
-  let lo = 1;
-  let hi = text.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (startsWithK(mid)) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 /** One piece of a message: literal file text, or a filled variable whose value replaces it. */
