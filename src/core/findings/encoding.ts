@@ -1,7 +1,8 @@
 import type { Tokenizer } from '../tokenize/types';
 
 /**
- * Texts encoded in chunks that start at a line start (after "\n", before a non-space character).
+ * Texts encoded in chunks that start at a line start (after "\n", before a character that is
+ * neither white space nor "/": o200k_base lets a punctuation piece run on through "\n/").
  * Tiktoken-style pre-tokenisers (o200k_base, cl100k_base, llama3) never join a piece across such a
  * point, so the chunks' tokens concatenate to the whole text's tokens (a property test checks
  * this). Chunks make two things cheap: workspaces repeat the same lines in many files, so each
@@ -16,7 +17,7 @@ export interface EncodedText {
 }
 
 const CHUNK_CHARS = 256;
-const SPLIT = /\n(?=\S)/g;
+const SPLIT = /\n(?=[^\s/])/g;
 
 /** Line-start split points, grouped so that chunks hold about CHUNK_CHARS characters. */
 function chunkStarts(text: string): number[] {

@@ -18,7 +18,7 @@ describe('chunked encoding', () => {
           const encoded = new TokenMemo(tokenizer).encode(t.repeat(8));
           assert.deepEqual([...encoded.tokens], tokenizer.encode(t.repeat(8)));
         }),
-        { seed: 20251130, numRuns: 60 },
+        { seed: 20251130, numRuns: 150 },
       );
       const sample = 'First line of the guide.\nSecond line, with more words.\n  indented\nLast one';
       const long = `${sample}\n`.repeat(60);
