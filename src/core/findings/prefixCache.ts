@@ -368,9 +368,12 @@ export class PrefixCacheAnalyser {
       const staticAfter = Math.max(0, next - end);
       const staticBefore = start - dynamicBefore;
       dynamicBefore += end - start;
-      if (staticAfter < this.threshold) return;
       const cacheableIfMoved = cacheableTokens(staticBefore + staticAfter, total, rule);
-      if (cacheableIfMoved > cacheableNow) breakers.push({ file: entry.file, kind: span.kind, range: span.range, text: span.text, staticTokensAfter: staticAfter, cacheableNow, cacheableIfMoved, dynamicBefore: i });
+      // Worth a warning when the static part after it is long on its own, or joins the static text
+      // before it into a prefix that gains at least the threshold over moving only earlier parts.
+      const gain = cacheableIfMoved - cacheableTokens(staticBefore, total, rule);
+      const worthIt = staticAfter >= this.threshold || gain >= this.threshold;
+      if (worthIt && cacheableIfMoved > cacheableNow) breakers.push({ file: entry.file, kind: span.kind, range: span.range, text: span.text, staticTokensAfter: staticAfter, cacheableNow, cacheableIfMoved, dynamicBefore: i });
     });
     return breakers;
   }

@@ -191,6 +191,15 @@ describe('cache breakers', () => {
     assert.match(a.findingsFor('n').find((x) => x.code === 'cache-breaker')!.message, /moving it and the 2 dynamic parts before it after them/);
   });
 
+  it('warns when the static parts around a dynamic one only reach the provider minimum together', () => {
+    const a = analyser(OPENAI_RULE);
+    add(a, 'a', [['system', `${words(599, 's')} 2025-03-14 ${words(600, 't')}`], ['user', 'Q: {{question}}']]);
+    const [b] = a.breakers('a');
+    assert.equal(b?.staticTokensAfter, 602);
+    assert.equal(b?.cacheableNow, 0);
+    assert.equal(b?.cacheableIfMoved, 1152);
+  });
+
   it('stays quiet when the static part after the dynamic one is short', () => {
     const a = analyser();
     add(a, 'a', [['system', `${words(1500, 's')} Today is 2025-03-14.`], ['user', 'Q: {{question}}']]);
