@@ -50,7 +50,7 @@ export async function run(): Promise<void> {
     return { path: `prompts/p${i}.prompt`, text: `system:\n${top}${systems[i % SYSTEMS]}\nuser:\n${prose(random, 1650)}\n` };
   });
 
-  const analyser = new PrefixCacheAnalyser({ tokenizer, costModel: PLACEHOLDER_COST_MODEL, settings: DEFAULT_FINDING_SETTINGS.cache });
+  const analyser = new PrefixCacheAnalyser({ tokenizer, costModel: PLACEHOLDER_COST_MODEL, settings: DEFAULT_FINDING_SETTINGS.cache, rag: DEFAULT_FINDING_SETTINGS.rag });
   const analysis = performance.now();
   let start = performance.now();
   for (const f of files) analyser.update(f.path, f.text, parsePrompt(f.path, f.text));

@@ -1,7 +1,7 @@
 import type { ParsedPrompt, SourceRange } from '../prompt/types';
 
 /** Content that changes from call to call, so a cached prefix cannot extend past it. */
-export type DynamicKind = 'variable' | 'date' | 'time' | 'uuid' | 'id' | 'name';
+export type DynamicKind = 'variable' | 'date' | 'time' | 'uuid' | 'id' | 'name' | 'retrieved context';
 
 export interface DynamicSpan {
   kind: DynamicKind;
@@ -26,9 +26,12 @@ const PATTERNS: Array<{ kind: DynamicKind; re: RegExp }> = [
   { kind: 'name', re: /\b(?:Hello|Hi|Dear)[ \t]+(?<v>\p{Lu}\p{Ll}+(?:[ \t]+\p{Lu}\p{Ll}+)?)\b/gu },
 ];
 
-/** Dynamic spans of the file, sorted, overlaps merged (the earlier kind wins). */
-export function detectDynamic(parsed: ParsedPrompt, text: string): DynamicSpan[] {
-  const spans: DynamicSpan[] = parsed.variables.map((v) => ({ kind: 'variable', range: v.range, text: text.slice(v.range.start, v.range.end) }));
+/**
+ * Dynamic spans of the file, sorted, overlaps merged (the one starting first wins). `extra` adds
+ * spans found elsewhere, such as retrieved-context regions, which change with every query.
+ */
+export function detectDynamic(parsed: ParsedPrompt, text: string, extra: readonly DynamicSpan[] = []): DynamicSpan[] {
+  const spans: DynamicSpan[] = [...extra, ...parsed.variables.map((v): DynamicSpan => ({ kind: 'variable', range: v.range, text: text.slice(v.range.start, v.range.end) }))];
   for (const message of parsed.messages) {
     const body = text.slice(0, message.range.end);
     for (const { kind, re } of PATTERNS) {
@@ -45,8 +48,10 @@ export function detectDynamic(parsed: ParsedPrompt, text: string): DynamicSpan[]
   for (const s of spans) {
     const last = merged[merged.length - 1];
     if (last && s.range.start < last.range.end) {
-      last.range.end = Math.max(last.range.end, s.range.end);
-      last.text = text.slice(last.range.start, last.range.end);
+      if (s.range.end > last.range.end) {
+        last.range.end = s.range.end;
+        last.text = text.slice(last.range.start, last.range.end);
+      }
     } else merged.push({ ...s, range: { ...s.range } });
   }
   return merged;

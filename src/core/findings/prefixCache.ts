@@ -3,6 +3,7 @@ import type { Tokenizer } from '../tokenize/types';
 import { cacheableTokens, type FindingCostModel } from './costModel';
 import { detectDynamic, type DynamicKind, type DynamicSpan } from './dynamic';
 import { formatCount, formatMs, formatUsd } from './format';
+import { detectRegions } from './rag';
 import { charOffsetAfterTokens, TokenMemo, tokensBefore } from './encoding';
 import { buildRequest, lineColumn, RenderMap, type PromptRequest } from './request';
 import type { FindingSettings } from './settings';
@@ -14,6 +15,8 @@ export interface PrefixCacheOptions {
   tokenizer: Tokenizer;
   costModel: FindingCostModel;
   settings: FindingSettings['cache'];
+  /** When given, retrieved-context regions count as dynamic content (they change with every query). */
+  rag?: FindingSettings['rag'];
 }
 
 export interface GroupMember {
@@ -331,6 +334,21 @@ export class PrefixCacheAnalyser {
     return message.tokenStart + tokensBefore(this.options.tokenizer, rendered, message.encoded, renderedOffset);
   }
 
+  private dynamicOf(entry: Entry): DynamicSpan[] {
+    if (!entry.dynamic) {
+      const rag = this.options.rag;
+      const regions = rag === undefined ? [] : detectRegions(entry.parsed, entry.text, rag).map((r): DynamicSpan => ({ kind: 'retrieved context', range: r.range, text: r.marker }));
+      entry.dynamic = detectDynamic(entry.parsed, entry.text, regions);
+    }
+    return entry.dynamic;
+  }
+
+  /** Whether a differing piece (possibly empty: an insertion point) overlaps a dynamic part of its file. */
+  private touchesDynamic(entry: Entry, range: SourceRange): boolean {
+    const end = Math.max(range.end, range.start + 1);
+    return this.dynamicOf(entry).some((s) => s.range.start < end && s.range.end >= range.start);
+  }
+
   private nearMissWith(a: Entry, b: Entry): NearMiss | undefined {
     const d = commonPrefix(a.first, b.first);
     if (d >= Math.min(a.first.length, b.first.length)) return undefined;
@@ -348,14 +366,14 @@ export class PrefixCacheAnalyser {
     const range = trimmed(a.text, { start: this.sourceOffset(a, headA + d), end: this.sourceOffset(a, headA + d + gap.skipA) });
     const otherRange = trimmed(b.text, { start: this.sourceOffset(b, headB + d), end: this.sourceOffset(b, headB + d + gap.skipB) });
     // A dynamic value (a date, a variable) is a cache breaker, reported as such, not a near miss.
-    if (touchesDynamic(a, range) || touchesDynamic(b, otherRange)) return undefined;
+    if (this.touchesDynamic(a, range) || this.touchesDynamic(b, otherRange)) return undefined;
     return { file: a.file, other: b.file, range, otherRange, text: a.text.slice(range.start, range.end), otherText: b.text.slice(otherRange.start, otherRange.end), sharedNow, sharedWithout, cacheableNow, cacheableWithout };
   }
 
   private findBreakers(entry: Entry): CacheBreaker[] {
     const rule = this.options.costModel.cacheRule;
     const total = entry.request.tokens.length;
-    const spans = dynamicOf(entry)
+    const spans = this.dynamicOf(entry)
       .map((span) => ({ span, start: this.tokenIndexAt(entry, span.range.start), end: this.tokenIndexAt(entry, span.range.end) }))
       .sort((x, y) => x.start - y.start);
     const breakers: CacheBreaker[] = [];
@@ -379,10 +397,6 @@ export class PrefixCacheAnalyser {
   }
 }
 
-function dynamicOf(entry: Entry): DynamicSpan[] {
-  entry.dynamic ??= detectDynamic(entry.parsed, entry.text);
-  return entry.dynamic;
-}
 
 /** A token range without its leading and trailing whitespace (BPE tokens often start with a space). */
 function trimmed(text: string, range: SourceRange): SourceRange {
@@ -390,12 +404,6 @@ function trimmed(text: string, range: SourceRange): SourceRange {
   while (start < end && /\s/.test(text[start] as string)) start++;
   while (end > start && /\s/.test(text[end - 1] as string)) end--;
   return { start, end };
-}
-
-/** Whether a differing piece (possibly empty: an insertion point) overlaps a dynamic part of its file. */
-function touchesDynamic(entry: Entry, range: SourceRange): boolean {
-  const end = Math.max(range.end, range.start + 1);
-  return dynamicOf(entry).some((s) => s.range.start < end && s.range.end >= range.start);
 }
 
 function compareEntries(a: Entry, b: Entry): number {

@@ -1,9 +1,9 @@
 import { parsePrompt } from '../prompt/parse';
-import type { SourceRange } from '../prompt/types';
+import type { ParsedPrompt, SourceRange } from '../prompt/types';
 import type { Tokenizer } from '../tokenize/types';
 import type { CacheRule, FindingCostModel } from './costModel';
 import { formatCount, formatMs, formatUsd } from './format';
-import { applySuppression, readPragmas, type FilePragmas } from './pragma';
+import { applySuppression, readPragmas } from './pragma';
 import { PrefixCacheAnalyser, type GroupMember } from './prefixCache';
 import { analyseRag, type RagRegion } from './rag';
 import { lineColumn } from './request';
@@ -75,6 +75,27 @@ export interface PromptReport {
   summary: { files: number; error: number; warning: number; information: number };
 }
 
+export interface FileFindingsInput extends ReportOptions {
+  file: string;
+  text: string;
+  parsed: ParsedPrompt;
+  /** The workspace analyser, already updated with this file's current text. */
+  analyser: PrefixCacheAnalyser;
+}
+
+/**
+ * Everything one file shows: its RAG regions and all its findings (RAG, context window, prefix
+ * cache, near miss, breakers), with the settings' disabled codes and the file's pragmas applied.
+ * The editor calls this per document; the report calls it per file.
+ */
+export function fileFindings(input: FileFindingsInput): { regions: RagRegion[]; findings: Finding[] } {
+  const { file, text, parsed, analyser, tokenizer, costModel, settings } = input;
+  const rag = analyseRag({ file, text, parsed, promptTokens: analyser.promptTokens(file) ?? 0, tokenizer, costModel, settings: settings.rag });
+  const pragmas = readPragmas(text);
+  const findings = applySuppression([...rag.findings, ...analyser.findingsFor(file)], settings.disabled, () => pragmas);
+  return { regions: rag.regions, findings };
+}
+
 /** Analyses every file: per-file numbers, RAG regions, cache groups and all findings, suppression applied. */
 export function buildReport(inputs: readonly ReportFileInput[], options: ReportOptions): PromptReport {
   const { tokenizer, costModel: model, settings } = options;
@@ -84,32 +105,25 @@ export function buildReport(inputs: readonly ReportFileInput[], options: ReportO
     return { ...range, startPosition: lineColumn(text, range.start), endPosition: lineColumn(text, range.end) };
   };
 
-  const analyser = new PrefixCacheAnalyser({ tokenizer, costModel: model, settings: settings.cache });
+  const analyser = new PrefixCacheAnalyser({ tokenizer, costModel: model, settings: settings.cache, rag: settings.rag });
   const parsed = new Map(inputs.map((f) => [f.path, parsePrompt(f.path, f.text)]));
-  for (const f of inputs) analyser.update(f.path, f.text, parsed.get(f.path) as ReturnType<typeof parsePrompt>);
+  for (const f of inputs) analyser.update(f.path, f.text, parsed.get(f.path) as ParsedPrompt);
 
   const files: ReportFile[] = [];
-  const raw: Finding[] = [];
+  const found: Finding[] = [];
   for (const f of [...inputs].sort((a, b) => a.path.localeCompare(b.path))) {
     const n = analyser.promptTokens(f.path) ?? 0;
-    const rag = analyseRag({ file: f.path, text: f.text, parsed: parsed.get(f.path) as ReturnType<typeof parsePrompt>, promptTokens: n, tokenizer, costModel: model, settings: settings.rag });
+    const result = fileFindings({ file: f.path, text: f.text, parsed: parsed.get(f.path) as ParsedPrompt, analyser, ...options });
     files.push({
       file: f.path,
       tokens: n,
       ttftMs: model.ttftMs(n, 0),
       costUsd: model.costUsd(n, 0),
-      regions: rag.regions.map((r) => ({ kind: r.kind, marker: r.marker, range: locate(f.path, r.range), tokens: r.tokens, share: r.share, addedTtftMs: r.addedTtftMs, addedCostUsd: r.addedCostUsd })),
+      regions: result.regions.map((r) => ({ kind: r.kind, marker: r.marker, range: locate(f.path, r.range), tokens: r.tokens, share: r.share, addedTtftMs: r.addedTtftMs, addedCostUsd: r.addedCostUsd })),
     });
-    raw.push(...rag.findings, ...analyser.findingsFor(f.path));
+    found.push(...result.findings);
   }
-
-  const pragmas = new Map<string, FilePragmas>();
-  const pragmasOf = (file: string): FilePragmas => {
-    let p = pragmas.get(file);
-    if (!p) pragmas.set(file, (p = readPragmas(texts.get(file) ?? '')));
-    return p;
-  };
-  const findings = applySuppression(raw, settings.disabled, pragmasOf).map((f) => ({
+  const findings = found.map((f) => ({
     ...f,
     range: locate(f.file, f.range),
     relatedFiles: (f.relatedFiles ?? []).map((r) => ({ ...r, range: locate(r.file, r.range) })),

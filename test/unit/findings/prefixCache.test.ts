@@ -200,6 +200,16 @@ describe('cache breakers', () => {
     assert.equal(b?.cacheableIfMoved, 1152);
   });
 
+  it('treats retrieved context as dynamic when given the RAG settings, and ignores dates inside it', () => {
+    const costModel = linearCostModel({ label: 'm', cacheRule: BLOCK_RULE, baseMs: 0, msPerToken: 1, msPerCachedToken: 0, usdPerMillionInput: 1, usdPerMillionCached: 0 });
+    const a = new PrefixCacheAnalyser({ tokenizer: wordTokenizer, costModel, settings: DEFAULT_FINDING_SETTINGS.cache, rag: DEFAULT_FINDING_SETTINGS.rag });
+    add(a, 'a', [['system', `<context>\nPublished 2025-03-14 ${words(50, 'd')}\n</context>\n${words(1500, 's')}`]]);
+    assert.deepEqual(a.breakers('a').map((b) => [b.kind, b.text, b.staticTokensAfter]), [['retrieved context', '<context>', 1500]]);
+    const plain = analyser();
+    add(plain, 'a', [['system', `<context>\nPublished 2025-03-14 ${words(50, 'd')}\n</context>\n${words(1500, 's')}`]]);
+    assert.deepEqual(plain.breakers('a').map((b) => b.kind), ['date']);
+  });
+
   it('stays quiet when the static part after the dynamic one is short', () => {
     const a = analyser();
     add(a, 'a', [['system', `${words(1500, 's')} Today is 2025-03-14.`], ['user', 'Q: {{question}}']]);
