@@ -174,7 +174,10 @@ export class PrefixCacheAnalyser {
     const candidates = new Set<Entry>([this.order[at - 1], this.order[at + 1]].filter((e): e is Entry => e !== undefined));
     let taken = 0;
     for (const other of entry.tailKey === undefined ? [] : (this.tails.get(entry.tailKey) ?? [])) {
-      if (other !== entry && taken++ < MAX_BUCKET_PAIRS) candidates.add(other);
+      // Twins with the same first message are group members, not near misses: skip them uncounted.
+      if (other === entry || commonPrefix(other.first, entry.first) === entry.first.length) continue;
+      if (taken++ >= MAX_BUCKET_PAIRS) break;
+      candidates.add(other);
     }
     let best: NearMiss | undefined;
     for (const other of candidates) {

@@ -63,7 +63,13 @@ export interface SettingsResult {
  */
 export function parseFindingSettings(input: unknown): SettingsResult {
   const problems: string[] = [];
-  let candidate: unknown = structuredClone(input ?? {});
+  let candidate: unknown;
+  try {
+    // A copy, because rejected fields are deleted from it.
+    candidate = structuredClone(input ?? {});
+  } catch {
+    return { settings: DEFAULT_FINDING_SETTINGS, problems: ['settings: not plain JSON data'] };
+  }
   for (let attempt = 0; attempt < 32; attempt++) {
     const result = settingsSchema.safeParse(candidate);
     if (result.success) return { settings: result.data, problems };

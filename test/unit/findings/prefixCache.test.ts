@@ -152,6 +152,13 @@ describe('near misses', () => {
     assert.equal(a.nearMiss('a')?.other, 'z');
   });
 
+  it('looks past files with the very same first message', () => {
+    const a = analyser();
+    for (let i = 0; i < 20; i++) add(a, `a${String(i).padStart(2, '0')}`, [['system', `alpha ${words(1500, 's')}`], ['user', `q${i}`]]);
+    add(a, 'z', [['system', `gamma ${words(1500, 's')}`]]);
+    assert.equal(a.nearMiss('a00')?.other, 'z');
+  });
+
   it('ignores differences longer than the gap, and dynamic values (those are cache breakers)', () => {
     const a = analyser();
     add(a, 'a', [['system', `${words(50, 'x')} ${words(1500, 's')}`]]);
