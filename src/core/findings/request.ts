@@ -76,7 +76,7 @@ export class RenderMap {
     for (const v of vars) {
       if (v.range.start < at) continue;
       push({ start: at, end: v.range.start }, fileText.slice(at, v.range.start), false);
-      push(v.range, renderValue(parsed.settings.sample?.[v.name]), true);
+      push(v.range, renderValue(sampleValue(parsed.settings.sample, v.name)), true);
       at = v.range.end;
     }
     push({ start: at, end }, fileText.slice(at, end), false);
@@ -109,6 +109,18 @@ export class RenderMap {
   renderedSlice(source: SourceRange): string {
     return this.message.rendered.slice(this.toRendered(source.start), this.toRendered(source.end));
   }
+}
+
+/** A sample value by variable name; dotted names (`user.name`) walk into nested objects. */
+export function sampleValue(sample: Record<string, unknown> | undefined, name: string): unknown {
+  if (sample === undefined) return undefined;
+  if (name in sample) return sample[name];
+  let value: unknown = sample;
+  for (const key of name.split('.')) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
 }
 
 /** How a sample value appears in the rendered prompt: strings as is, anything else as JSON. */

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { linearCostModel } from '../../../src/core/findings/costModel';
 import { analyseRag, detectRegions } from '../../../src/core/findings/rag';
+import { RenderMap } from '../../../src/core/findings/request';
 import { DEFAULT_FINDING_SETTINGS, type FindingSettings } from '../../../src/core/findings/settings';
+import type { ParsedPrompt } from '../../../src/core/prompt/types';
 import { promptFile, wordTokenizer, words } from './helpers';
 
 const model = linearCostModel({
@@ -123,5 +125,30 @@ describe('duplicate chunks', () => {
     const body = `## Context\n${doc('p')}\n\n${doc('q')}\n\n${doc('p')}`;
     const dups = analyse(promptFile([['user', body]])).findings.filter((x) => x.code === 'rag-duplicate');
     assert.deepEqual(dups.map((d) => d.data.tokensWasted), [60]);
+  });
+});
+
+describe('rendered offsets', () => {
+  it('maps offsets through filled variables, dotted names included', () => {
+    const text = 'user:\nHi {{ user.name }}, see {{context}} now';
+    const start = 6;
+    const body = text.slice(start);
+    const rendered = 'Hi Ada Lovelace, see DOCS now';
+    const parsed: ParsedPrompt = {
+      format: 'plain',
+      messages: [{ role: 'user', text: body, rendered, range: { start, end: text.length } }],
+      variables: [
+        { name: 'user.name', range: { start: text.indexOf('{{ user'), end: text.indexOf('}},') + 2 }, filled: true },
+        { name: 'context', range: { start: text.indexOf('{{context'), end: text.indexOf('}} now') + 2 }, filled: true },
+      ],
+      settings: { sample: { user: { name: 'Ada Lovelace' }, context: 'DOCS' } },
+      errors: [],
+    };
+    const map = new RenderMap(parsed.messages[0]!, parsed, text);
+    assert.equal(map.exact, true);
+    assert.equal(map.toSource(rendered.indexOf('see')), text.indexOf('see'));
+    assert.equal(map.toSource(rendered.indexOf('Lovelace')), text.indexOf('{{ user'));
+    assert.equal(map.toRendered(text.indexOf('now')), rendered.indexOf('now'));
+    assert.equal(map.renderedSlice({ start: text.indexOf('see'), end: text.length }), 'see DOCS now');
   });
 });
