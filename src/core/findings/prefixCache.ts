@@ -417,3 +417,24 @@ function quote(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return `“${flat.length > 40 ? `${flat.slice(0, 39)}…` : flat}”`;
 }
+
+export interface PromptSource {
+  file: string;
+  text: string;
+  parsed: ParsedPrompt;
+}
+
+/**
+ * Feeds many files to the analyser without holding the event loop for more than about `sliceMs`
+ * at a time (plus one file's update, a few milliseconds): the editor's first workspace scan.
+ */
+export async function updateInSlices(analyser: PrefixCacheAnalyser, sources: Iterable<PromptSource>, sliceMs = 20): Promise<void> {
+  let sliceStart = performance.now();
+  for (const s of sources) {
+    analyser.update(s.file, s.text, s.parsed);
+    if (performance.now() - sliceStart >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { cacheableTokens, linearCostModel, type CacheRule } from '../../../src/core/findings/costModel';
-import { PrefixCacheAnalyser } from '../../../src/core/findings/prefixCache';
+import { PrefixCacheAnalyser, updateInSlices } from '../../../src/core/findings/prefixCache';
 import { DEFAULT_FINDING_SETTINGS } from '../../../src/core/findings/settings';
 import type { ChatRole } from '../../../src/core/prompt/types';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
@@ -121,6 +121,21 @@ describe('prefix-cache groups', () => {
       assert.deepEqual(incremental.groups(), fresh.groups(), `after step ${step}`);
       assert.deepEqual(incremental.files().sort(), [...current.keys()].sort());
     }
+  });
+});
+
+describe('sliced updates', () => {
+  it('yields to the event loop between slices and ends with the same groups', async () => {
+    const sources = Array.from({ length: 40 }, (_, i) => ({ file: `f${i}`, ...promptFile([['system', words(1100, i % 2 ? 'a' : 'b')], ['user', `q${i}`]]) }));
+    const sliced = analyser();
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 0);
+    await updateInSlices(sliced, sources, 0);
+    clearInterval(ticker);
+    const whole = analyser();
+    for (const s of sources) whole.update(s.file, s.text, s.parsed);
+    assert.deepEqual(sliced.groups(), whole.groups());
+    assert.ok(turns > 0, 'timers ran while files were being analysed');
   });
 });
 
