@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FINDING_CODES, type FindingCode } from './types';
+import { FINDING_CODES } from './types';
 
 const regexSource = z.string().refine(
   (source) => {
@@ -97,8 +97,4 @@ function removeField(root: unknown, path: Array<string | number>): boolean {
   if (!(last in node)) return false;
   delete node[last];
   return true;
-}
-
-export function isDisabled(settings: FindingSettings, code: FindingCode): boolean {
-  return settings.disabled.includes(code);
 }
