@@ -17,11 +17,17 @@ export interface EncodedText {
 }
 
 const CHUNK_CHARS = 256;
+/**
+ * Vocabularies whose pre-tokeniser is known not to join across a line start. SentencePiece models
+ * (Mistral, Gemma) add a dummy prefix to every encoded input, so their texts are encoded whole.
+ */
+const LINE_SAFE_TOKENIZERS = new Set(['o200k_base', 'cl100k_base', 'llama3']);
 const SPLIT = /\n(?=[^\s/])/g;
 
 /** Line-start split points, grouped so that chunks hold about CHUNK_CHARS characters. */
-function chunkStarts(text: string): number[] {
+function chunkStarts(text: string, split: boolean): number[] {
   const starts = [0];
+  if (!split) return starts;
   let last = 0;
   for (const m of text.matchAll(SPLIT)) {
     const at = m.index + 1;
@@ -35,11 +41,14 @@ function chunkStarts(text: string): number[] {
 
 export class TokenMemo {
   private readonly chunks = new Map<string, Int32Array>();
+  private readonly split: boolean;
 
   constructor(
     readonly tokenizer: Tokenizer,
     private readonly maxChunks = 1 << 18,
-  ) {}
+  ) {
+    this.split = LINE_SAFE_TOKENIZERS.has(tokenizer.id);
+  }
 
   private encodeChunk(text: string): Int32Array {
     let tokens = this.chunks.get(text);
@@ -55,7 +64,7 @@ export class TokenMemo {
   }
 
   encode(text: string): EncodedText {
-    const chunkChars = chunkStarts(text);
+    const chunkChars = chunkStarts(text, this.split);
     const parts = chunkChars.map((start, i) => this.encodeChunk(text.slice(start, chunkChars[i + 1] ?? text.length)));
     const tokens = new Int32Array(parts.reduce((n, p) => n + p.length, 0));
     const chunkTokens: number[] = [];

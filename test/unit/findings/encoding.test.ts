@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { charOffsetAfterTokens, TokenMemo, tokensBefore } from '../../../src/core/findings/encoding';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
+import { wordTokenizer } from './helpers';
 
 // Pieces chosen to stress the pre-tokeniser around line starts: indentation, blank lines,
 // punctuation that absorbs newlines, digits, contractions, CJK and emoji.
@@ -31,4 +32,11 @@ describe('chunked encoding', () => {
       }
     });
   }
+
+  it('encodes texts whole for tokenizers not known to be safe at line starts', () => {
+    const long = 'A line of prose here.\n'.repeat(100);
+    const encoded = new TokenMemo(wordTokenizer).encode(long);
+    assert.deepEqual(encoded.chunkChars, [0]);
+    assert.equal(charOffsetAfterTokens(wordTokenizer, long, encoded, 5), long.indexOf('of', 10) + 2);
+  });
 });
