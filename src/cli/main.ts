@@ -1,11 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { countCommand, COUNT_USAGE } from './commands/count';
+import { tokenizersCommand, TOKENIZERS_USAGE } from './commands/tokenizers';
 import { EXIT, UsageError, type CliIo } from './io';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; usage: string }> = {
   count: { run: countCommand, usage: COUNT_USAGE },
+  tokenizers: { run: tokenizersCommand, usage: TOKENIZERS_USAGE },
 };
 
 function helpText(): string {

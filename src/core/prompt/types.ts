@@ -33,6 +33,13 @@ export interface TemplateVariable {
 export interface ParseError {
   message: string;
   range: SourceRange;
+  /** Warnings (e.g. an image part that is not counted) do not make the structure unusable. */
+  severity: 'error' | 'warning';
+}
+
+export interface ParseOptions {
+  /** Extra variable patterns (regular expression sources, e.g. `promptLens.variablePatterns`); group 1 is the name. */
+  variablePatterns?: readonly string[];
 }
 
 export interface PromptSettings {

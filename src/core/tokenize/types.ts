@@ -1,17 +1,28 @@
-/** A loaded tokenizer: counts are what the model's own tokenizer would produce for the text. */
+/** A loaded tokenizer: counts are the model's own tokenizer's when `exact`, an estimate otherwise. */
 export interface Tokenizer {
   readonly id: TokenizerId;
   /** true when counts are the model's real tokenizer's; false for an approximation. */
   readonly exact: boolean;
-  encode(text: string): number[];
+  /**
+   * Tokens of the underlying byte-pair encoding. Sums over chunks split at safe boundaries
+   * (see boundaries.ts), which is what incremental counting relies on.
+   */
+  countBase(text: string): number;
+  /** Turns a (summed) base count into this tokenizer's count: identity for exact tokenizers. */
+  finish(baseCount: number): number;
+  /** `finish(countBase(text))`. */
   count(text: string): number;
+  /** Token ids; only exact tokenizers have them. */
+  encode?(text: string): number[];
 }
 
-export const TOKENIZER_IDS = ['o200k_base', 'cl100k_base'] as const;
+export const TOKENIZER_IDS = ['o200k_base', 'cl100k_base', 'llama3', 'qwen', 'deepseek', 'mistral', 'gemma', 'claude', 'gemini', 'approximate'] as const;
 export type TokenizerId = (typeof TOKENIZER_IDS)[number];
 
 export interface TokenizerInfo {
   readonly id: TokenizerId;
   readonly exact: boolean;
   readonly description: string;
+  /** For approximations: how far off it was measured (or why it could not be), in words. */
+  readonly error?: string;
 }

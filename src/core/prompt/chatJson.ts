@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { buildPrompt, errorAt, rawSection, verbatimOffset, type Section } from './build';
+import { zodErrors } from './settings';
+import type { ParseError, ParsedPrompt } from './types';
+import { nodeRange, parseYaml } from './yaml';
+
+const Part = z.union([z.object({ type: z.literal('text'), text: z.string() }).loose(), z.object({ type: z.string() }).loose()]);
+const Message = z.object({
+  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
+  content: z.union([z.string(), z.array(Part), z.null()]).optional(),
+}).loose();
+const ChatJson = z.union([z.object({ messages: z.array(Message), model: z.string().optional() }).loose(), z.array(Message)]);
+
+/** OpenAI-shaped chat JSON: `{ "messages": [...] }` or a bare array; content may be a string or parts. */
+export function parseChatJson(text: string, patterns: readonly RegExp[]): ParsedPrompt {
+  const whole = { start: 0, end: text.length };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return buildPrompt('chat-json', [rawSection(text)], {}, [jsonError(error, text)], patterns);
+  }
+  const parsed = ChatJson.safeParse(value);
+  if (!parsed.success) return buildPrompt('chat-json', [rawSection(text)], {}, zodErrors(parsed.error, whole, 'chat JSON'), patterns);
+
+  // JSON is YAML, and the YAML parser keeps node positions: used only to place messages in the file.
+  const located = parseYaml(text, 0);
+  const root = Array.isArray(parsed.data) ? [] : ['messages'];
+  const messages = Array.isArray(parsed.data) ? parsed.data : parsed.data.messages;
+  const model = Array.isArray(parsed.data) ? undefined : parsed.data.model;
+  const errors: ParseError[] = [];
+  const sections: Section[] = messages.map((m, i) => {
+    const range = (located.errors.length === 0 ? nodeRange(located.doc, [...root, i], 0) : undefined) ?? whole;
+    const parts = typeof m.content === 'string' ? [m.content] : (m.content ?? []).flatMap((p) => ('text' in p && typeof p.text === 'string' ? [p.text] : []));
+    const skipped = Array.isArray(m.content) ? m.content.length - parts.length : 0;
+    if (skipped > 0) errors.push(errorAt(`messages[${i}]: ${skipped} non-text content part(s) (images, audio) are not counted`, range, 'warning'));
+    const content = parts.join('');
+    const textOffset = parts.length === 1 ? verbatimOffset(text, range, content) : undefined;
+    return { role: m.role, text: content, range, ...(textOffset === undefined ? {} : { textOffset }) };
+  });
+  return buildPrompt('chat-json', sections, model ? { model } : {}, errors, patterns);
+}
+
+/** Where Node's JSON.parse message gives "position N", the error points there; else at the whole file. */
+function jsonError(error: unknown, text: string): ParseError {
+  const message = error instanceof Error ? error.message : String(error);
+  const position = /position (\d+)/.exec(message)?.[1];
+  if (position === undefined) return errorAt(`JSON: ${message}`, { start: 0, end: text.length });
+  const at = Math.min(Number(position), text.length);
+  return errorAt(`JSON: ${message}`, { start: at, end: Math.min(at + 1, text.length) });
+}

@@ -1,0 +1,37 @@
+import { parseDocument, type Document } from 'yaml';
+import type { ParseError } from './types';
+
+/** Caps alias expansion so a "billion laughs" document fails fast instead of hanging. */
+const MAX_ALIAS_COUNT = 100;
+
+export interface YamlResult {
+  doc: Document;
+  value: unknown;
+  errors: ParseError[];
+}
+
+/** Parses YAML (or JSON) with errors mapped to ranges in the file: `offset` is where `source` starts. */
+export function parseYaml(source: string, offset: number): YamlResult {
+  const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: true, keepSourceTokens: false });
+  const errors: ParseError[] = doc.errors.map((e) => ({
+    message: `YAML: ${e.message.split('\n')[0]}`,
+    range: { start: offset + e.pos[0], end: offset + Math.max(e.pos[1], e.pos[0] + 1) },
+    severity: 'error',
+  }));
+  let value: unknown = undefined;
+  if (errors.length === 0) {
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (error) {
+      errors.push({ message: `YAML: ${error instanceof Error ? error.message : String(error)}`, range: { start: offset, end: offset + source.length }, severity: 'error' });
+    }
+  }
+  return { doc, value, errors };
+}
+
+/** The source range of the node at `path` in a parsed document, shifted by `offset`; undefined when absent. */
+export function nodeRange(doc: Document, path: readonly (string | number)[], offset: number): { start: number; end: number } | undefined {
+  const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
+  if (!node || typeof node !== 'object' || !node.range) return undefined;
+  return { start: offset + node.range[0], end: offset + node.range[1] };
+}
