@@ -15,7 +15,8 @@ export function parseYaml(source: string, offset: number): YamlResult {
   const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: true, keepSourceTokens: false });
   const errors: ParseError[] = doc.errors.map((e) => ({
     message: `YAML: ${e.message.split('\n')[0]}`,
-    range: { start: offset + e.pos[0], end: offset + Math.max(e.pos[1], e.pos[0] + 1) },
+    // Errors at end of input point at the last character, so they stay inside the YAML.
+    range: { start: offset + Math.min(e.pos[0], Math.max(0, source.length - 1)), end: offset + Math.min(Math.max(e.pos[1], e.pos[0] + 1), source.length) },
     severity: 'error',
   }));
   let value: unknown = undefined;
