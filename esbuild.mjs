@@ -11,8 +11,9 @@ const watch = process.argv.includes('--watch');
  * required only when a tokenizer is first used, so activation never parses one.
  */
 const vocabularies = {
-  'js-tiktoken/ranks/o200k_base': 'o200k_base',
-  'js-tiktoken/ranks/cl100k_base': 'cl100k_base',
+  'gpt-tokenizer/bpeRanks/o200k_base': 'o200k_base',
+  'gpt-tokenizer/bpeRanks/cl100k_base': 'cl100k_base',
+  'llama3-tokenizer-js/bundle/commonjs-llama3-tokenizer-with-baked-data.cjs': 'llama3',
 };
 
 /** @type {import('esbuild').Plugin} */

@@ -43,7 +43,8 @@ export function parseChatJson(text: string, patterns: readonly RegExp[]): Parsed
 
 /** Where Node's JSON.parse message gives "position N", the error points there; else at the whole file. */
 function jsonError(error: unknown, text: string): ParseError {
-  const message = error instanceof Error ? error.message : String(error);
+  // Node quotes the offending text, newlines included: diagnostics and CLI lines need one line.
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
   const position = /position (\d+)/.exec(message)?.[1];
   if (position === undefined) return errorAt(`JSON: ${message}`, { start: 0, end: text.length });
   const at = Math.min(Number(position), text.length);

@@ -70,10 +70,18 @@ export function listTokenizers(): TokenizerInfo[] {
 export function getTokenizer(id: TokenizerId): Tokenizer {
   let tokenizer = loaded.get(id);
   if (!tokenizer) {
-    tokenizer = isApproximate(id) ? scaledTokenizer(id, getTokenizer('o200k_base'), APPROXIMATIONS[id].factor) : EXACT_LOADERS[id]();
+    tokenizer = createTokenizer(id);
     loaded.set(id, tokenizer);
   }
   return tokenizer;
+}
+
+/**
+ * A new instance with an empty merge cache (gpt-tokenizer caches merges per instance), for cold
+ * measurements and for workers; everything else should share `getTokenizer`'s.
+ */
+export function createTokenizer(id: TokenizerId): Tokenizer {
+  return isApproximate(id) ? scaledTokenizer(id, createTokenizer('o200k_base'), APPROXIMATIONS[id].factor) : EXACT_LOADERS[id]();
 }
 
 /** Which vocabularies have been loaded so far (activation must leave this empty). */

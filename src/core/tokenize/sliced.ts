@@ -22,7 +22,7 @@ export interface SlicedCount {
  * Rejects with the signal's reason when aborted.
  */
 export async function countSliced(text: string, tokenizer: Tokenizer, options: SlicedCountOptions = {}): Promise<SlicedCount> {
-  const sliceMs = options.sliceMs ?? 10;
+  const sliceMs = options.sliceMs ?? 8;
   let base = 0;
   let longest = 0;
   let from = 0;
