@@ -6,8 +6,8 @@ import { parsePromptYaml } from './promptYaml';
 import type { ParsedPrompt, ParseOptions } from './types';
 import { compilePatterns } from './variables';
 
-/** VS Code prompt files reference `${input:name}`, `${selection}`, `${file}`. */
-const PROMPT_MD_VARIABLES = /\$\{([^{}]+)\}/g;
+/** VS Code prompt files reference `${input:name}` (or `${input:name:placeholder}`), `${selection}`, `${file}`. */
+const PROMPT_MD_VARIABLES = /\$\{((?:input:)?[^{}:]+)(?::[^{}]*)?\}/g;
 
 /**
  * Turns a prompt file into the messages a model will see. Never throws: malformed files yield

@@ -7,8 +7,9 @@ import { countSliced } from '../../../src/core/tokenize/sliced';
 import type { TokenizerId } from '../../../src/core/tokenize/types';
 
 // Adversarial pieces: whitespace runs, CRLF, digits, CJK, emoji (surrogates, ZWJ, skin tones),
-// apostrophes/contractions, `/` after newlines (o200k joins `[\r\n/]*`), combining marks, capitals.
-const PIECES = [' ', '  ', '\t', '\n', '\r\n', '\r', '\n\n', ' \n', '/', '//', "'s", "'", 'a', 'Ab', 'ABC', 'word', 'é', 'e\u0301', '1', '123', '4567', '你好', '世界。', '👋🏽', '👨‍👩‍👧', '{', '}', '"', ':', '.', ',', '-', '<|endoftext|>', '\u00a0', '\u3000'];
+// apostrophes/contractions, `/` after newlines (o200k joins `[\r\n/]*`), combining marks, title-case and
+// astral letters, Arabic-Indic digits, punctuation next to letters.
+const PIECES = [' ', '  ', '\t', '\n', '\r\n', '\r', '\n\n', ' \n', '/', '//', "'s", "'", "'LL", '\u2019', 'a', 'Ab', 'ABC', 'word', 'é', '\u0301', 'e\u0301', 'ǅ', '1', '123', '4567', '٣', 'नमस्ते', 'हिन्दी', 'a\u0308', '𠮷野', '你好', '世界。', '，', '𝐀𝐛', '👋🏽', '👨‍👩‍👧', '{', '}', '"', ':', '.', ',', '-', '_', '<|endoftext|>', '\u00a0', '\u3000'];
 const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((parts) => parts.join(''));
 const SEED = 20260530;
 const IDS: TokenizerId[] = ['o200k_base', 'cl100k_base'];

@@ -80,7 +80,7 @@ describe('parsePrompt', () => {
   it('.prompt.md: front matter model and ${...} variables', () => {
     const { parsed } = parse('review.prompt.md');
     assert.equal(parsed.settings.model, 'claude-sonnet-4');
-    assert.deepEqual(parsed.variables.map((v) => v.name), ['selection', 'input:focus:error handling']);
+    assert.deepEqual(parsed.variables.map((v) => v.name), ['selection', 'input:focus']);
     assert.equal(parsed.messages.length, 1);
   });
 
