@@ -91,4 +91,13 @@ export async function run(): Promise<void> {
   console.log(`- first count (fresh instance, chunk cache built): ${first.ms.toFixed(0)} ms; with vocabulary load: ${loadAndCount.ms.toFixed(0)} ms (target ≤ 1000)`);
   console.log(`- update after a one-character edit: median ${median(updates).toFixed(2)} ms, max ${Math.max(...updates).toFixed(2)} ms over 200 edits (target median ≤ 5); incremental = fresh count: ${counter.count === fresh ? 'yes' : 'NO'}`);
   console.log(`- sliced full count: longest blocking slice ${sliced.longestSliceMs.toFixed(1)} ms (target ≤ 50); same count: ${sliced.tokens === tokenizer.count(corpus) ? 'yes' : 'NO'}`);
+
+  // Harder shapes: one 1 MB line of minified JSON (cuts only after letters), and 1 MB of digits
+  // and spaces, which has no safe cut at all and so is counted in one slice.
+  const minified = JSON.stringify(Array.from({ length: 40_000 }, (_, i) => ({ id: i, name: `item-${i}`, ok: i % 2 === 0 }))).slice(0, MB);
+  const digits = '1234 5678 '.repeat(MB / 10);
+  for (const [label, text] of [['minified JSON, one line', minified], ['digits and spaces only', digits]] as const) {
+    const result = await countSliced(text, tokenizer);
+    console.log(`- ${label}: longest blocking slice ${result.longestSliceMs.toFixed(1)} ms`);
+  }
 }
