@@ -1,4 +1,5 @@
 import type { PromptFormat } from '../promptFiles';
+import { splitRoleSections } from './roles';
 import { renderVariables } from './variables';
 import type { ChatRole, ParseError, ParsedPrompt, PromptSettings, SourceRange, TemplateVariable } from './types';
 
@@ -30,8 +31,13 @@ export function verbatimOffset(fileText: string, range: SourceRange, value: stri
 }
 
 /** A structure that could not be read: its raw text still counts, as one user message. */
-export function rawSection(text: string): Section {
-  return { role: 'user', text, range: { start: 0, end: text.length }, textOffset: 0 };
+export function rawSection(text: string, offset = 0): Section {
+  return { role: 'user', text, range: { start: offset, end: offset + text.length }, textOffset: offset };
+}
+
+/** A body of text (a whole plain file, a front-matter file's body): split at role markers, or one user message. */
+export function bodySections(body: string, offset: number): Section[] {
+  return splitRoleSections(body, offset)?.map((s) => ({ ...s, textOffset: s.range.start })) ?? [rawSection(body, offset)];
 }
 
 export function errorAt(message: string, range: SourceRange, severity: ParseError['severity'] = 'error'): ParseError {

@@ -1,6 +1,5 @@
-import { buildPrompt, rawSection } from './build';
+import { bodySections, buildPrompt } from './build';
 import { splitFrontMatter } from './frontMatter';
-import { splitRoleSections } from './roles';
 import { readPromptySettings } from './settings';
 import type { PromptFormat } from '../promptFiles';
 import type { ParsedPrompt } from './types';
@@ -12,13 +11,9 @@ import { parseYaml } from './yaml';
  */
 export function parseFrontMatterPrompt(format: PromptFormat, text: string, patterns: readonly RegExp[]): ParsedPrompt {
   const split = splitFrontMatter(text);
-  if (!split.yaml) {
-    const sections = splitRoleSections(text, 0)?.map((s) => ({ ...s, textOffset: s.range.start })) ?? [rawSection(text)];
-    return buildPrompt(format, sections, {}, [], patterns);
-  }
+  if (!split.yaml) return buildPrompt(format, bodySections(text, 0), {}, [], patterns);
   const yaml = parseYaml(split.yaml.text, split.yaml.range.start);
   const settings = yaml.errors.length === 0 ? readPromptySettings(yaml.value, split.yaml.range) : { errors: [] };
-  const sections = splitRoleSections(split.body, split.bodyOffset) ?? [{ role: 'user' as const, text: split.body, range: { start: split.bodyOffset, end: text.length } }];
   const { errors, ...promptSettings } = settings;
-  return buildPrompt(format, sections.map((s) => ({ ...s, textOffset: s.range.start })), promptSettings, [...yaml.errors, ...errors], patterns);
+  return buildPrompt(format, bodySections(split.body, split.bodyOffset), promptSettings, [...yaml.errors, ...errors], patterns);
 }

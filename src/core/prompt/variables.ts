@@ -1,7 +1,11 @@
 import type { ParseError, TemplateVariable } from './types';
 
-/** Built-in patterns: `{{ name }}` (Mustache/Jinja/Handlebars, triple braces too) and `{% … %}` blocks. */
-const BUILTIN: readonly RegExp[] = [/\{\{\{?-?\s*([^{}]*?)\s*-?\}?\}\}/g, /\{%-?\s*([\s\S]*?)\s*-?%\}/g];
+/**
+ * Built-in patterns: `{{ name }}` (Mustache/Jinja/Handlebars, triple braces too) and `{% … %}` blocks.
+ * Written so that no character can be matched two ways (linear time on hostile input such as an
+ * unclosed `{{` before megabytes of spaces); whitespace-control dashes are trimmed afterwards.
+ */
+const BUILTIN: readonly RegExp[] = [/\{\{\{?([^{}]*)\}\}\}?/g, /\{%((?:[^%{]|%(?!\})|\{(?!%))*)%\}/g];
 
 export interface VariablePatterns {
   patterns: RegExp[];
@@ -9,9 +13,9 @@ export interface VariablePatterns {
 }
 
 /** Compiles the built-in patterns plus the user's; an invalid user pattern becomes a warning, not a crash. */
-export function compilePatterns(extra: readonly string[] = [], builtinExtra: readonly RegExp[] = []): VariablePatterns {
+export function compilePatterns(extra: readonly string[] = []): VariablePatterns {
   const errors: ParseError[] = [];
-  const patterns = [...BUILTIN, ...builtinExtra];
+  const patterns = [...BUILTIN];
   for (const source of extra) {
     try {
       patterns.push(new RegExp(source, 'g'));
@@ -38,7 +42,7 @@ function occurrences(text: string, patterns: readonly RegExp[]): Occurrence[] {
       const start = match.index ?? 0;
       const end = start + match[0].length;
       if (found.some((o) => start < o.end && o.start < end)) continue;
-      const inner = (match[1] ?? match[0]).trim();
+      const inner = (match[1] ?? match[0]).trim().replace(/^-|-$/g, '').trim();
       const isBlock = match[0].startsWith('{%');
       // `{{ user.name | upper }}` looks up `user.name`; Handlebars helpers (`{{#if x}}`) are kept whole.
       const expression = inner.split('|')[0]?.trim() ?? inner;

@@ -106,6 +106,22 @@ describe('parsePrompt', () => {
     assert.equal(parsed.errors[0]?.severity, 'warning');
   });
 
+  it('stays fast on hostile input: unclosed placeholders before long runs', () => {
+    const n = 200_000;
+    for (const text of ['{{' + ' '.repeat(n), '{%' + ' '.repeat(n), '{% '.repeat(n / 3), '{{{ -'.repeat(n / 5), '---\n' + '-'.repeat(n), ' '.repeat(n) + 'user']) {
+      for (const name of ['a.prompty', 'a.prompt.md']) {
+        const started = performance.now();
+        parsePrompt(name, text);
+        assert.ok(performance.now() - started < 500, `${name}: ${JSON.stringify(text.slice(0, 12))}… took too long`);
+      }
+    }
+  });
+
+  it('recognises whitespace-control and triple-brace forms', () => {
+    const parsed = parsePrompt('a.prompt', '{{- name -}} {{{ raw }}} {%- if x -%}');
+    assert.deepEqual(parsed.variables.map((v) => v.name), ['name', 'raw', 'if x']);
+  });
+
   it('never throws on hostile input', () => {
     for (const name of ['a.prompty', 'a.prompt.yml', 'a.json', 'a.prompt.md', 'a.prompt']) {
       for (const text of ['---\n', '---\n---', '{', '[1,2', 'messages: !!js/function x', '\uFEFF---\nmodel: 3\n---\n', 'user:\n']) {
