@@ -1,5 +1,6 @@
 import type { ChatRole, ParseError, ParsedPrompt } from './prompt/types';
 import { withChatOverhead } from './tokenize/chatOverhead';
+import type { TokenMemo } from './tokenize/memo';
 import { tokenizerForModel } from './tokenize/models';
 import { DEFAULT_TOKENIZER, isTokenizerId } from './tokenize/registry';
 import type { Tokenizer, TokenizerId } from './tokenize/types';
@@ -24,9 +25,13 @@ export interface PromptCount extends FileCount {
   errors: ParseError[];
 }
 
-/** Counts the messages a parsed prompt sends (placeholders filled where sample data exists). */
-export function countPrompt(parsed: ParsedPrompt, tokenizer: Tokenizer): PromptCount {
-  const messages = parsed.messages.map((m) => ({ role: m.role, tokens: tokenizer.count(m.rendered) }));
+/**
+ * Counts the messages a parsed prompt sends (placeholders filled where sample data exists). Pass a
+ * TokenMemo for the same tokenizer to skip messages unchanged since an earlier count.
+ */
+export function countPrompt(parsed: ParsedPrompt, tokenizer: Tokenizer, memo?: TokenMemo): PromptCount {
+  const count = memo?.tokenizer === tokenizer ? (text: string) => memo.count(text) : (text: string) => tokenizer.count(text);
+  const messages = parsed.messages.map((m) => ({ role: m.role, tokens: count(m.rendered) }));
   const contentTokens = messages.reduce((sum, m) => sum + m.tokens, 0);
   return {
     tokenizer: tokenizer.id,

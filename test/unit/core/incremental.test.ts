@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { countPrompt } from '../../../src/core/count';
+import { parsePrompt } from '../../../src/core/prompt/parse';
 import { chunkLengths } from '../../../src/core/tokenize/boundaries';
 import { IncrementalCounter } from '../../../src/core/tokenize/incremental';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
+import { TokenMemo } from '../../../src/core/tokenize/memo';
 import { countSliced } from '../../../src/core/tokenize/sliced';
 import type { TokenizerId } from '../../../src/core/tokenize/types';
 
@@ -71,5 +74,32 @@ describe('incremental tokenisation', () => {
     const aborted = new AbortController();
     aborted.abort(new Error('stop'));
     await assert.rejects(countSliced(big, tokenizer, { sliceMs: 0, signal: aborted.signal }), /stop/);
+  });
+});
+
+describe('TokenMemo', () => {
+  it('re-tokenises only texts it has not seen, within its size bound', () => {
+    const tokenizer = getTokenizer('o200k_base');
+    const seen: string[] = [];
+    const spy = { ...tokenizer, count: (t: string) => (seen.push(t), tokenizer.count(t)) };
+    const memo = new TokenMemo(spy, 10);
+    assert.equal(memo.count('hello world'), 2);
+    assert.equal(memo.count('hello'), 1);
+    assert.equal(memo.count('hello'), 1);
+    assert.equal(memo.count('world'), 1);
+    assert.equal(memo.count('hello'), 1);
+    assert.equal(memo.count('other'), 1);
+    assert.equal(memo.count('world'), 1);
+    // 'hello world' is over the bound and never kept; 'world' was evicted (least recently used) by 'other'.
+    assert.deepEqual(seen, ['hello world', 'hello', 'world', 'other', 'world']);
+  });
+
+  it('countPrompt gives the same result with a memo, counting unchanged messages once', () => {
+    const tokenizer = getTokenizer('o200k_base');
+    const memo = new TokenMemo(tokenizer);
+    const before = parsePrompt('a.prompt', 'system:\nBe brief.\nuser:\nHello there');
+    const after = parsePrompt('a.prompt', 'system:\nBe brief.\nuser:\nHello there, friend');
+    assert.deepEqual(countPrompt(before, tokenizer, memo), countPrompt(before, tokenizer));
+    assert.deepEqual(countPrompt(after, tokenizer, memo), countPrompt(after, tokenizer));
   });
 });
