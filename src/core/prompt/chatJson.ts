@@ -34,6 +34,7 @@ export function parseChatJson(text: string, patterns: readonly RegExp[]): Parsed
     const parts = typeof m.content === 'string' ? [m.content] : (m.content ?? []).flatMap((p) => ('text' in p && typeof p.text === 'string' ? [p.text] : []));
     const skipped = Array.isArray(m.content) ? m.content.length - parts.length : 0;
     if (skipped > 0) errors.push(errorAt(`messages[${i}]: ${skipped} non-text content part(s) (images, audio) are not counted`, range, 'warning'));
+    if ('tool_calls' in m || 'function_call' in m) errors.push(errorAt(`messages[${i}]: tool calls are not counted`, range, 'warning'));
     const content = parts.join('');
     const textOffset = parts.length === 1 ? verbatimOffset(text, range, content) : undefined;
     return { role: m.role, text: content, range, ...(textOffset === undefined ? {} : { textOffset }) };

@@ -93,6 +93,12 @@ describe('parsePrompt', () => {
     assert.deepEqual(bare.parsed.variables.map((v) => [v.name, bare.text.slice(v.range.start, v.range.end)]), [['name', '{{ name }}']]);
   });
 
+  it('chat JSON: tool calls are flagged as not counted', () => {
+    const parsed = parsePrompt('t.json', JSON.stringify([{ role: 'assistant', content: null, tool_calls: [{ id: '1', type: 'function', function: { name: 'f', arguments: '{}' } }] }]));
+    assert.deepEqual(parsed.errors.map((e) => [e.severity, e.message]), [['warning', 'messages[0]: tool calls are not counted']]);
+    assert.equal(parsed.messages[0]?.text, '');
+  });
+
   it('malformed JSON: an error and the raw text as one message', () => {
     const { text, parsed } = parse('broken.json');
     assert.equal(parsed.errors.length, 1);
