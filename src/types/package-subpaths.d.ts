@@ -21,3 +21,6 @@ declare module 'js-tiktoken/ranks/o200k_base' {
 declare module 'js-tiktoken/ranks/cl100k_base' {
   export { default } from 'js-tiktoken/dist/ranks/cl100k_base';
 }
+declare module 'gpt-tokenizer/encoding/cl100k_base' {
+  export * from 'gpt-tokenizer/cjs/encoding/cl100k_base';
+}
