@@ -1,29 +1,12 @@
 // Bundles the extension host entry, the CLI and (lazily loaded) tokenizer vocabularies.
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
+import { existsSync, readdirSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
+import { vocabularies, vocabularyPlugin } from './scripts/vocabularies.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
-
-/**
- * Vocabularies are megabytes of data: each is bundled into its own file under dist/vocab/ and
- * required only when a tokenizer is first used, so activation never parses one.
- */
-const vocabularies = {
-  'gpt-tokenizer/bpeRanks/o200k_base': 'o200k_base',
-  'gpt-tokenizer/bpeRanks/cl100k_base': 'cl100k_base',
-  'llama3-tokenizer-js/bundle/commonjs-llama3-tokenizer-with-baked-data.cjs': 'llama3',
-};
-
-/** @type {import('esbuild').Plugin} */
-const vocabularyPlugin = {
-  name: 'vocabulary-split',
-  setup(build) {
-    const filter = new RegExp(`^(${Object.keys(vocabularies).map((s) => s.replace(/[/.]/g, '\\$&')).join('|')})$`);
-    build.onResolve({ filter }, (args) => ({ path: `./vocab/${vocabularies[args.path]}.js`, external: true }));
-  },
-};
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -38,6 +21,13 @@ const common = {
   legalComments: 'none',
 };
 
+/** Each src/webview/<view>/main.ts becomes dist/webview/<view>.js (+ .css when it imports styles). */
+const webviews = Object.fromEntries(
+  readdirSync('src/webview', { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(`src/webview/${d.name}/main.ts`))
+    .map((d) => [d.name, `src/webview/${d.name}/main.ts`]),
+);
+
 const builds = [
   { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'], plugins: [vocabularyPlugin] },
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, plugins: [vocabularyPlugin] },
@@ -49,6 +39,9 @@ const builds = [
     outdir: 'dist',
   },
 ];
+if (Object.keys(webviews).length > 0) {
+  builds.push({ ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: webviews, outdir: 'dist/webview' });
+}
 
 const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
 if (watch) {

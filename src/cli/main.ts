@@ -1,6 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { benchCommand, BENCH_USAGE } from './commands/bench';
 import { countCommand, COUNT_USAGE } from './commands/count';
 import { tokenizersCommand, TOKENIZERS_USAGE } from './commands/tokenizers';
+import { estimateCommand, ESTIMATE_USAGE } from './commands/estimate';
+import { targetsCommand, TARGETS_USAGE } from './commands/targets';
+import { serveSimCommand, SERVE_SIM_USAGE } from './commands/serveSim';
 import { EXIT, UsageError, type CliIo } from './io';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
@@ -8,6 +12,10 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
 const COMMANDS: Record<string, { run: Command; usage: string }> = {
   count: { run: countCommand, usage: COUNT_USAGE },
   tokenizers: { run: tokenizersCommand, usage: TOKENIZERS_USAGE },
+  estimate: { run: estimateCommand, usage: ESTIMATE_USAGE },
+  targets: { run: targetsCommand, usage: TARGETS_USAGE },
+  bench: { run: benchCommand, usage: BENCH_USAGE },
+  'serve-sim': { run: serveSimCommand, usage: SERVE_SIM_USAGE },
 };
 
 function helpText(): string {

@@ -33,8 +33,8 @@ export interface TemplateVariable {
 export interface ParseError {
   message: string;
   range: SourceRange;
-  /** Warnings (e.g. an image part that is not counted) do not make the structure unusable. */
-  severity: 'error' | 'warning';
+  /** Absent means 'error'. Warnings (e.g. an image part that is not counted) leave the structure usable. */
+  severity?: 'error' | 'warning';
 }
 
 export interface ParseOptions {

@@ -3,7 +3,7 @@ import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer
 import { scaledTokenizer } from './approximate';
 import { bpeTokenizer } from './bpe';
 import { llama3Ranks } from './llama3';
-import { TOKENIZER_IDS, type Tokenizer, type TokenizerId, type TokenizerInfo } from './types';
+import { TOKENIZER_IDS, type ExactTokenizer, type ExactTokenizerId, type Tokenizer, type TokenizerId, type TokenizerInfo } from './types';
 
 /**
  * Approximations: o200k_base counts times a factor. Factors and errors were measured on the bench
@@ -11,10 +11,10 @@ import { TOKENIZER_IDS, type Tokenizer, type TokenizerId, type TokenizerInfo } f
  * Claude's and Gemini's tokenizers are not published, so theirs are assumptions.
  */
 const APPROXIMATIONS = {
-  qwen: { factor: 1.075, error: 'measured vs Qwen3 tokenizer: per-segment error median 2.2%, p90 7.7%' },
-  deepseek: { factor: 1.023, error: 'measured vs DeepSeek-V3 tokenizer: per-segment error median 1.6%, p90 4.3%' },
+  qwen2: { factor: 1.075, error: 'measured vs Qwen3 tokenizer: per-segment error median 2.2%, p90 7.7%' },
+  'deepseek-v3': { factor: 1.023, error: 'measured vs DeepSeek-V3 tokenizer: per-segment error median 1.6%, p90 4.3%' },
   mistral: { factor: 1.329, error: 'measured vs Mixtral 8x7B (v1) tokenizer: per-segment error median 2.9%, p90 9.4%' },
-  gemma: { factor: 1.145, error: 'measured vs Gemma 3 tokenizer: per-segment error median 3.2%, p90 5.7%, max 15%' },
+  gemma3: { factor: 1.145, error: 'measured vs Gemma 3 tokenizer: per-segment error median 3.2%, p90 5.7%, max 15%' },
   gemini: { factor: 1.145, error: 'not measurable offline (no public tokenizer); assumes Gemma 3\'s vocabulary family' },
   claude: { factor: 1.2, error: 'not measurable offline (no public tokenizer); factor 1.2 over o200k_base is an assumption' },
   approximate: { factor: 1.0, error: 'unknown model: the o200k_base count, error unknown' },
@@ -26,10 +26,10 @@ const DESCRIPTIONS: Record<TokenizerId, string> = {
   o200k_base: 'OpenAI o200k_base (GPT-4o, GPT-4.1, o-series, GPT-5, gpt-oss)',
   cl100k_base: 'OpenAI cl100k_base (GPT-4, GPT-3.5, embeddings)',
   llama3: 'Meta Llama 3.x (128K vocabulary)',
-  qwen: 'Qwen 2.5 / Qwen 3, estimated from o200k_base',
-  deepseek: 'DeepSeek-V3 / R1, estimated from o200k_base',
+  qwen2: 'Qwen 2.5 / Qwen 3, estimated from o200k_base',
+  'deepseek-v3': 'DeepSeek-V3 / R1, estimated from o200k_base',
   mistral: 'Mistral / Mixtral, estimated from o200k_base',
-  gemma: 'Google Gemma 3, estimated from o200k_base',
+  gemma3: 'Google Gemma 3, estimated from o200k_base',
   claude: 'Anthropic Claude, estimated from o200k_base',
   gemini: 'Google Gemini, estimated from o200k_base',
   approximate: 'Unknown model, estimated from o200k_base',
@@ -40,7 +40,7 @@ function isApproximate(id: TokenizerId): id is ApproximateId {
 }
 
 // Literal requires so the bundler can split each vocabulary into its own lazily required file.
-const EXACT_LOADERS: Record<Exclude<TokenizerId, ApproximateId>, () => Tokenizer> = {
+const EXACT_LOADERS: Record<ExactTokenizerId, () => ExactTokenizer> = {
   o200k_base: () => bpeTokenizer('o200k_base', defaultExport(require('gpt-tokenizer/bpeRanks/o200k_base')), O200K_TOKEN_SPLIT_REGEX),
   cl100k_base: () => bpeTokenizer('cl100k_base', defaultExport(require('gpt-tokenizer/bpeRanks/cl100k_base')), CL100K_TOKEN_SPLIT_REGEX),
   llama3: () =>
@@ -67,6 +67,8 @@ export function listTokenizers(): TokenizerInfo[] {
 }
 
 /** Loads a vocabulary on first use only (never at activation) and keeps it for later calls. */
+export function getTokenizer(id: ExactTokenizerId): ExactTokenizer;
+export function getTokenizer(id: TokenizerId): Tokenizer;
 export function getTokenizer(id: TokenizerId): Tokenizer {
   let tokenizer = loaded.get(id);
   if (!tokenizer) {
@@ -80,6 +82,8 @@ export function getTokenizer(id: TokenizerId): Tokenizer {
  * A new instance with an empty merge cache (gpt-tokenizer caches merges per instance), for cold
  * measurements and for workers; everything else should share `getTokenizer`'s.
  */
+export function createTokenizer(id: ExactTokenizerId): ExactTokenizer;
+export function createTokenizer(id: TokenizerId): Tokenizer;
 export function createTokenizer(id: TokenizerId): Tokenizer {
   return isApproximate(id) ? scaledTokenizer(id, createTokenizer('o200k_base'), APPROXIMATIONS[id].factor) : EXACT_LOADERS[id]();
 }

@@ -1,0 +1,136 @@
+// `npm run test:integration`: runs the integration suites inside a real VS Code (code-server 4.100.3,
+// VS Code 1.100.x) with this extension installed from its .vsix, Chromium as the window.
+// Prints the VS Code version and mocha's summary; exits non-zero on any failure or timeout and always
+// shuts its servers down. Screenshots land in .test-output/screenshots (ignored).
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildTestRunner } from './build-test-runner.mjs';
+import { HarnessError, ROOT, HOST_DIR, codeServerVersion, ensureCodeServer, freePort, installExtensions, launchChromium, packageExtension, startCodeServer, workbenchUrl } from './vscode-host.mjs';
+
+const TIMEOUT_MS = Number(process.env.PROMPT_LENS_TEST_TIMEOUT_MS ?? 300_000);
+const OUTPUT = join(ROOT, '.test-output');
+const SCREENSHOTS = join(OUTPUT, 'screenshots');
+
+/** One VS Code session over a copy of a fixture workspace; returns the runner's report. */
+async function runSession({ name, workspace, trusted, suites }) {
+  const runDir = join(HOST_DIR, 'runs', name);
+  rmSync(runDir, { recursive: true, force: true });
+  const folder = join(runDir, 'workspace');
+  cpSync(workspace, folder, { recursive: true });
+  const extensionsDir = join(runDir, 'extensions');
+  installExtensions(extensionsDir, [EXTENSION_VSIX, RUNNER_VSIX]);
+  const reportPath = join(runDir, 'report.json');
+  const port = await freePort();
+  const server = await startCodeServer({
+    port,
+    userDataDir: join(runDir, 'user-data'),
+    extensionsDir,
+    folder,
+    trusted,
+    log: 'pipe',
+    env: {
+      PROMPT_LENS_TEST_REPORT: reportPath,
+      PROMPT_LENS_MOCHA: join(ROOT, 'node_modules/mocha'),
+      PROMPT_LENS_SCREENSHOT_DIR: SCREENSHOTS,
+      PROMPT_LENS_TEST_SUITES: suites ?? '',
+    },
+  });
+  const serverLog = [];
+  server.child.stdout.on('data', (d) => serverLog.push(d));
+  server.child.stderr.on('data', (d) => serverLog.push(d));
+  let browser;
+  try {
+    browser = await launchChromium();
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(workbenchUrl(server.url, folder));
+    const deadline = Date.now() + TIMEOUT_MS;
+    while (!existsSync(reportPath)) {
+      if (Date.now() > deadline) {
+        process.stderr.write(Buffer.concat(serverLog).toString().slice(-4000));
+        throw new HarnessError(`[${name}] no report from the extension host within ${TIMEOUT_MS / 1000} s`);
+      }
+      await serveRequests(page);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return JSON.parse(readFileSync(reportPath, 'utf8'));
+  } finally {
+    await browser?.close().catch(() => {});
+    server.stop();
+  }
+}
+
+/**
+ * Requests from the suites, which cannot reach the browser themselves:
+ * NAME.request → NAME.png (a screenshot of the workbench);
+ * NAME.query.json {selector} → NAME.result.json {frames, texts}: textContent of every element matching
+ * the selector inside the webview frames (real Chromium DOM), plus `scripted` = any frame where the
+ * test page's XSS canary (window.__promptLensXss) was set.
+ */
+async function serveRequests(page) {
+  if (!existsSync(SCREENSHOTS)) return;
+  for (const file of readdirSync(SCREENSHOTS)) {
+    if (file.endsWith('.request')) {
+      const name = file.slice(0, -'.request'.length);
+      rmSync(join(SCREENSHOTS, file));
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+      console.log(`screenshot: .test-output/screenshots/${name}.png`);
+    } else if (file.endsWith('.query.json')) {
+      const name = file.slice(0, -'.query.json'.length);
+      const { selector } = JSON.parse(readFileSync(join(SCREENSHOTS, file), 'utf8'));
+      rmSync(join(SCREENSHOTS, file));
+      const result = { frames: 0, texts: [], scripted: false };
+      for (const frame of page.frames()) {
+        if (!frame.url().includes('vscode-webview')) continue;
+        try {
+          const found = await frame.evaluate((sel) => ({ texts: [...document.querySelectorAll(sel)].map((e) => e.textContent ?? ''), xss: Boolean(window.__promptLensXss) }), selector);
+          if (found.texts.length > 0) result.frames++;
+          result.texts.push(...found.texts);
+          result.scripted ||= found.xss;
+        } catch {
+          /* a frame navigating away */
+        }
+      }
+      writeFileSync(join(SCREENSHOTS, `${name}.result.json.tmp`), JSON.stringify(result));
+      renameSync(join(SCREENSHOTS, `${name}.result.json.tmp`), join(SCREENSHOTS, `${name}.result.json`));
+    }
+  }
+}
+
+let EXTENSION_VSIX;
+let RUNNER_VSIX;
+
+async function main() {
+  ensureCodeServer();
+  EXTENSION_VSIX = packageExtension();
+  RUNNER_VSIX = await buildTestRunner();
+  rmSync(SCREENSHOTS, { recursive: true, force: true });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+
+  const sessions = [{ name: 'trusted', workspace: join(ROOT, 'test/fixtures/workspace'), trusted: true }];
+  let passed = 0;
+  let failed = 0;
+  for (const session of sessions) {
+    const report = await runSession(session);
+    console.log(`\n[${session.name}] ran in VS Code ${report.vscodeVersion} (${report.appName} ${codeServerVersion()})`);
+    for (const t of report.passes) console.log(`  ✔ ${t.title}`);
+    for (const t of report.failures) console.log(`  ✖ ${t.title}\n${indent(t.error ?? '')}`);
+    if (report.passes.length + report.failures.length === 0) throw new HarnessError(`[${session.name}] ran no test`);
+    passed += report.passes.length;
+    failed += report.failures.length;
+  }
+  writeFileSync(join(OUTPUT, 'integration-summary.json'), JSON.stringify({ passed, failed }));
+  console.log(`\nintegration: ${passed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
+}
+
+function indent(text) {
+  return text.split('\n').map((l) => `      ${l}`).join('\n');
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(`integration harness: ${error instanceof HarnessError ? error.message : error?.stack ?? error}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,180 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import {
+  benchMessages,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_SLO,
+  ENDPOINT_KINDS,
+  loadEndpointsFile,
+  parseEndpoint,
+  runBenchmark,
+  sloVerdict,
+  type BenchProgress,
+  type BenchResult,
+  type EndpointConfig,
+} from '../../core/bench';
+import { parsePrompt } from '../../core/prompt/parse';
+import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
+import { EXIT, UsageError, type CliIo } from '../io';
+import { formatBenchReport } from './benchReport';
+import { flag, intFlag, numberFlag } from './flags';
+
+export const BENCH_USAGE =
+  'prompt-lens bench FILE (--endpoint NAME --endpoints FILE | --base-url URL --model M [--kind K]) [--concurrency 1,4,16 | --rate R] ' +
+  '[--requests N] [--warmup N] [--cache cold|warm|both] [--max-tokens M] [--timeout-ms T] [--time-limit-s S] [--slo ttft=500,tpot=30[,min=90]] [--api-key-env NAME] [--json]';
+
+export const DEFAULT_KEY_ENV = 'PROMPT_LENS_API_KEY';
+
+const OPTIONS = {
+  endpoint: { type: 'string' },
+  endpoints: { type: 'string' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  kind: { type: 'string' },
+  concurrency: { type: 'string' },
+  rate: { type: 'string' },
+  requests: { type: 'string', default: '10' },
+  warmup: { type: 'string', default: '1' },
+  cache: { type: 'string', default: 'cold' },
+  'max-tokens': { type: 'string', default: '128' },
+  'timeout-ms': { type: 'string', default: '60000' },
+  'time-limit-s': { type: 'string' },
+  slo: { type: 'string' },
+  'api-key-env': { type: 'string' },
+  json: { type: 'boolean', default: false },
+} as const;
+
+const concurrencyList = z
+  .string()
+  .transform((s) => s.split(',').map((p) => Number(p.trim())))
+  .refine((list) => list.length > 0 && list.every((n) => Number.isInteger(n) && n >= 1 && n <= 4096), {
+    error: 'must be a comma-separated list of whole numbers from 1 to 4096, e.g. 1,4,16',
+  });
+
+const sloSpec = z.string().transform((text, ctx) => {
+  const out = { ttftMs: DEFAULT_SLO.ttftMs, tpotMs: DEFAULT_SLO.tpotMs, minShare: 0.9 };
+  for (const part of text.split(',')) {
+    const [key, raw] = part.split('=').map((s) => s.trim());
+    const value = Number(raw);
+    if (!raw || !Number.isFinite(value) || value <= 0) {
+      ctx.addIssue({ code: 'custom', message: `'${part}' is not KEY=POSITIVE_NUMBER (keys: ttft, tpot in ms; min in percent)` });
+      return z.NEVER;
+    }
+    if (key === 'ttft') out.ttftMs = value;
+    else if (key === 'tpot') out.tpotMs = value;
+    else if (key === 'min' && value <= 100) out.minShare = value / 100;
+    else {
+      ctx.addIssue({ code: 'custom', message: `unknown or out-of-range key in '${part}' (keys: ttft, tpot in ms; min in percent up to 100)` });
+      return z.NEVER;
+    }
+  }
+  return out;
+});
+
+export async function benchCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  if (positionals.length !== 1) throw new UsageError(`give exactly one prompt file; usage: ${BENCH_USAGE}`);
+  if (values.concurrency !== undefined && values.rate !== undefined) throw new UsageError('--concurrency and --rate exclude each other');
+
+  const file = positionals[0]!;
+  const requests = flag('requests', values.requests, intFlag(1, 100_000));
+  const warmup = flag('warmup', values.warmup, intFlag(0, 100));
+  const cache = flag('cache', values.cache, z.enum(['cold', 'warm', 'both'], { error: 'must be cold, warm or both' }));
+  const maxTokens = flag('max-tokens', values['max-tokens'], intFlag(1, 1_000_000));
+  const timeoutMs = flag('timeout-ms', values['timeout-ms'], intFlag(1, 24 * 3600 * 1000));
+  const timeLimitS = values['time-limit-s'] === undefined ? undefined : flag('time-limit-s', values['time-limit-s'], numberFlag(0, 7 * 24 * 3600));
+  const concurrency = values.concurrency === undefined ? undefined : flag('concurrency', values.concurrency, concurrencyList);
+  const rate = values.rate === undefined ? undefined : flag('rate', values.rate, numberFlag(0, 10_000));
+  const slo = values.slo === undefined ? undefined : flag('slo', values.slo, sloSpec);
+
+  const endpoint = await resolveEndpoint(values, io);
+  const apiKey = resolveApiKey(values['api-key-env'], io.env);
+
+  const prompt = benchMessages(parsePrompt(file, await readInput(io, file)));
+  if (!prompt.ok) throw new UsageError(`${file}: ${prompt.error}`);
+
+  const tokenizer = getTokenizer(DEFAULT_TOKENIZER);
+  const stop = new AbortController();
+  const onInterrupt = () => stop.abort();
+  process.once('SIGINT', onInterrupt);
+  let result: BenchResult;
+  try {
+    result = await runBenchmark({
+      endpoint,
+      apiKey,
+      messages: prompt.messages,
+      maxTokens,
+      requests,
+      warmup,
+      ...(rate !== undefined ? { ratePerSecond: rate } : { concurrency: concurrency ?? DEFAULT_CONCURRENCY }),
+      cache,
+      timeoutMs,
+      ...(timeLimitS !== undefined ? { maxDurationMs: timeLimitS * 1000 } : {}),
+      ...(slo ? { slo: { ttftMs: slo.ttftMs, tpotMs: slo.tpotMs } } : {}),
+      signal: stop.signal,
+      onProgress: progressPrinter(io),
+      countTokens: (t) => tokenizer.count(t),
+    });
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+  }
+
+  const verdict = slo ? sloVerdict(result.modes, slo.minShare) : undefined;
+  io.out(values.json ? `${JSON.stringify(verdict ? { ...result, verdict } : result, null, 2)}\n` : formatBenchReport(result, verdict));
+  const levels = result.modes.flatMap((m) => m.levels);
+  const allFailed = levels.every((l) => l.summary.succeeded === 0);
+  return allFailed || (verdict && !verdict.pass) ? EXIT.findings : EXIT.ok;
+}
+
+type Values = { endpoint?: string; endpoints?: string; 'base-url'?: string; model?: string; kind?: string };
+
+async function resolveEndpoint(values: Values, io: CliIo): Promise<EndpointConfig> {
+  if (values.endpoint !== undefined) {
+    if (values['base-url'] !== undefined || values.model !== undefined || values.kind !== undefined) {
+      throw new UsageError('--endpoint takes its URL, model and kind from the endpoints file; drop --base-url/--model/--kind');
+    }
+    if (values.endpoints === undefined) throw new UsageError('--endpoint NAME needs --endpoints FILE (a JSON array of endpoints)');
+    const loaded = loadEndpointsFile(await readInput(io, values.endpoints), values.endpoints);
+    if (!loaded.ok) throw new UsageError(loaded.error);
+    const found = loaded.value.find((e) => e.name === values.endpoint);
+    if (!found) throw new UsageError(`no endpoint named '${values.endpoint}' in ${values.endpoints} (it has: ${loaded.value.map((e) => e.name).join(', ') || 'none'})`);
+    return found;
+  }
+  if (values['base-url'] === undefined || values.model === undefined) {
+    throw new UsageError(`name an endpoint: --endpoint NAME --endpoints FILE, or --base-url URL --model M; usage: ${BENCH_USAGE}`);
+  }
+  if (values.kind !== undefined && !(ENDPOINT_KINDS as readonly string[]).includes(values.kind)) {
+    throw new UsageError(`--kind: must be one of ${ENDPOINT_KINDS.join(', ')}`);
+  }
+  const parsed = parseEndpoint({ name: 'command line', baseUrl: values['base-url'], model: values.model, ...(values.kind ? { kind: values.kind } : {}) });
+  if (!parsed.ok) throw new UsageError(parsed.error.replace(/^baseUrl:/, '--base-url:').replace(/^model:/, '--model:'));
+  return parsed.value;
+}
+
+async function readInput(io: CliIo, path: string): Promise<string> {
+  try {
+    return await io.readFile(path);
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/** The key from the environment; a named variable that is unset is a usage error (its value is never shown). */
+function resolveApiKey(envName: string | undefined, env: CliIo['env']): string | undefined {
+  const name = envName ?? DEFAULT_KEY_ENV;
+  const key = env[name]?.trim();
+  if (envName !== undefined && !key) throw new UsageError(`--api-key-env: the environment variable ${name} is not set`);
+  return key || undefined;
+}
+
+/** One progress line per level step on stderr, at most twice a second, plus each level's last. */
+function progressPrinter(io: CliIo): (p: BenchProgress) => void {
+  let last = 0;
+  return (p) => {
+    const t = performance.now();
+    if (p.done < p.total && t - last < 500) return;
+    last = t;
+    const ttft = p.lastTtftMs !== undefined ? `, last TTFT ${p.lastTtftMs.toFixed(0)} ms` : '';
+    io.err(`bench ${p.cache} ${p.level}: ${p.done}/${p.total} done, ${p.failed} failed${ttft}\n`);
+  };
+}

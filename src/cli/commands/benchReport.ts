@@ -1,0 +1,53 @@
+import type { BenchResult, Distribution, SloVerdict } from '../../core/bench';
+
+const ms = (d: Distribution | null, key: 'p50' | 'p90' | 'p99') => (d ? d[key].toFixed(d[key] < 10 ? 2 : 0) : '–');
+const rate = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
+
+/** The readable summary `prompt-lens bench` prints: one row per cache mode and level. */
+export function formatBenchReport(result: BenchResult, verdict?: SloVerdict): string {
+  const e = result.endpoint;
+  const lines = [`Benchmark of ${e.name} (${e.kind}, model ${e.model}) at ${e.baseUrl}`, ''];
+  const header = ['cache', 'level', 'ok', 'TTFT p50', 'p90', 'p99', 'TPOT p50', 'p90', 'ITL p50', 'p99', 'E2E p50', 'tok/s', 'req/s', 'goodput', 'SLO met'];
+  const rows = result.modes.flatMap((m) =>
+    m.levels.map((l) => {
+      const s = l.summary;
+      return [
+        m.cache,
+        l.label,
+        `${s.succeeded}/${s.requests}`,
+        ms(s.ttftMs, 'p50'),
+        ms(s.ttftMs, 'p90'),
+        ms(s.ttftMs, 'p99'),
+        ms(s.tpotMs, 'p50'),
+        ms(s.tpotMs, 'p90'),
+        ms(s.itlMs, 'p50'),
+        ms(s.itlMs, 'p99'),
+        ms(s.e2eMs, 'p50'),
+        rate(s.aggregateOutputTokensPerSecond),
+        rate(s.requestsPerSecond),
+        rate(s.goodput),
+        `${Math.round(s.sloShare * 100)}%`,
+      ];
+    }),
+  );
+  lines.push(...table([header, ...rows]));
+  lines.push('', `Times in ms; percentiles by linear interpolation; tok/s, req/s and goodput (req/s meeting TTFT ≤ ${result.slo.ttftMs} ms and TPOT ≤ ${result.slo.tpotMs} ms) per level.`);
+
+  const errors = result.modes.flatMap((m) =>
+    m.levels.flatMap((l) =>
+      Object.entries(l.summary.errorsByClass).map(([cls, n]) => `  ${m.cache} ${l.label}: ${cls} ×${n} — ${l.summary.errorExamples[cls as keyof typeof l.summary.errorExamples] ?? ''}`),
+    ),
+  );
+  if (errors.length) lines.push('', 'Errors:', ...errors);
+  if (result.cacheSpeedup?.length) {
+    lines.push('', 'Prefix-cache speedup (cold ÷ warm median TTFT):', ...result.cacheSpeedup.map((s) => `  ${s.label}: ${s.speedup.toFixed(2)}× (${s.coldTtftP50Ms.toFixed(0)} → ${s.warmTtftP50Ms.toFixed(0)} ms)`));
+  }
+  if (result.partial) lines.push('', `PARTIAL result: the run was ${result.partialReason === 'time-limit' ? 'stopped by its time limit' : 'cancelled'}; some requests or levels are missing.`);
+  if (verdict) lines.push('', `SLO verdict: ${verdict.pass ? 'PASS' : 'FAIL'}`, ...verdict.failures.map((f) => `  ${f}`));
+  return `${lines.join('\n')}\n`;
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) => r.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd());
+}

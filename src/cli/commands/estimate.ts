@@ -1,0 +1,141 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { estimate, parseGpuCount, parsePrecision, promptTokenCount, resolveTarget, type Estimate, type Range, type ResolvedTarget, type TargetSpec } from '../../core/estimate';
+import { EXIT, UsageError, type CliIo } from '../io';
+import { loadCliTables } from '../tables';
+
+export const ESTIMATE_USAGE =
+  'prompt-lens estimate (FILE | --tokens N) (--model ID --hardware ID [--gpus N] [--precision P] | --provider ID --model ID) [--cached N] [--output-tokens M] [--concurrency C] [--table FILE] [--json]';
+
+const OPTIONS = {
+  tokens: { type: 'string' },
+  model: { type: 'string' },
+  hardware: { type: 'string' },
+  gpus: { type: 'string' },
+  precision: { type: 'string' },
+  provider: { type: 'string' },
+  cached: { type: 'string' },
+  'output-tokens': { type: 'string' },
+  concurrency: { type: 'string' },
+  table: { type: 'string', multiple: true },
+  json: { type: 'boolean', default: false },
+} as const;
+
+function intFlag(name: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = z.coerce.number().int().min(min).max(100_000_000).safeParse(value.trim() === '' ? Number.NaN : value);
+  if (!parsed.success) throw new UsageError(`--${name} must be an integer ≥ ${min}, got '${value}'`);
+  return parsed.data;
+}
+
+export async function estimateCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  if (positionals.length > 1) throw new UsageError(`one FILE at most; usage: ${ESTIMATE_USAGE}`);
+  const file = positionals[0];
+  const tokensFlag = intFlag('tokens', values.tokens, 1);
+  if ((file === undefined) === (tokensFlag === undefined)) throw new UsageError(`give either FILE or --tokens N; usage: ${ESTIMATE_USAGE}`);
+  if (!values.model) throw new UsageError(`--model is required; usage: ${ESTIMATE_USAGE}`);
+  const spec = targetSpec(values);
+  const cached = intFlag('cached', values.cached, 0) ?? 0;
+  const outputTokens = intFlag('output-tokens', values['output-tokens'], 0);
+  const concurrency = intFlag('concurrency', values.concurrency, 1);
+
+  const tables = await loadCliTables(values.table ?? [], io);
+  const target = resolveTarget(spec, tables);
+
+  let tokens = { tokens: tokensFlag ?? 0, tokenizer: 'none (--tokens)', exact: true };
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = await io.readFile(file);
+    } catch (error) {
+      throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    tokens = promptTokenCount(file, text, tokenizerOf(target));
+  }
+  if (cached > tokens.tokens) throw new UsageError(`--cached ${cached} exceeds the prompt's ${tokens.tokens} input tokens`);
+
+  const result = estimate(target, { inputTokens: tokens.tokens, cachedTokens: cached, ...(outputTokens !== undefined ? { outputTokens } : {}), ...(concurrency !== undefined ? { concurrency } : {}) });
+  if (file !== undefined && !tokens.exact) result.notes.push(`token count is approximate: ${tokenizerOf(target) ?? 'this target'}'s tokenizer is not available, counted with ${tokens.tokenizer}`);
+  io.out(values.json ? `${JSON.stringify(toJson(result, tokens), null, 2)}\n` : humanReport(result, tokens));
+  return EXIT.ok;
+}
+
+function targetSpec(values: { model?: string; hardware?: string; gpus?: string; precision?: string; provider?: string }): TargetSpec {
+  const model = values.model ?? '';
+  if (values.provider !== undefined) {
+    if (values.hardware !== undefined || values.gpus !== undefined || values.precision !== undefined) {
+      throw new UsageError('--provider cannot be combined with --hardware, --gpus or --precision');
+    }
+    return { kind: 'provider', id: `${values.provider}/${model}` };
+  }
+  if (values.hardware === undefined) throw new UsageError(`give --hardware ID (self-hosted) or --provider ID; usage: ${ESTIMATE_USAGE}`);
+  return {
+    kind: 'self-hosted',
+    model,
+    hardware: values.hardware,
+    gpus: values.gpus === undefined ? 1 : parseGpuCount(values.gpus),
+    ...(values.precision !== undefined ? { precision: parsePrecision(values.precision) } : {}),
+  };
+}
+
+function tokenizerOf(target: ResolvedTarget): string | undefined {
+  return target.kind === 'provider' ? (target.provider.tokenizer ?? target.model?.tokenizer) : target.model.tokenizer;
+}
+
+function toJson(e: Estimate, tokens: { tokenizer: string; exact: boolean }) {
+  return {
+    target: e.target,
+    kind: e.kind,
+    tokenizer: tokens.tokenizer,
+    tokensExact: tokens.exact,
+    inputTokens: e.inputTokens,
+    cachedTokens: e.cachedTokens,
+    outputTokens: e.outputTokens,
+    concurrency: e.concurrency,
+    prefillFlops: e.prefillFlops?.total ?? null,
+    prefillFlopsSplit: e.prefillFlops ? { linear: e.prefillFlops.linear, attention: e.prefillFlops.attention } : null,
+    coldPrefillFlops: e.coldPrefillFlops?.total ?? null,
+    bound: e.bound,
+    ttftMs: e.ttftMs,
+    coldTtftMs: e.coldTtftMs,
+    ttftAtConcurrencyMs: e.concurrencyTtftMs,
+    tpotMs: e.tpotMs,
+    e2eMs: e.e2eMs,
+    costUsd: e.costUsd,
+    costPer1kCallsUsd: e.costPer1kCallsUsd,
+    cost: e.providerCost ?? e.selfHostedCost ?? null,
+    kvCache: e.memory ?? null,
+    prefill: e.prefill ?? null,
+    decode: e.decode ?? null,
+    calibrated: e.calibrated,
+    notes: e.notes,
+  };
+}
+
+const ms = (v: number) => (v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v.toFixed(v < 10 ? 1 : 0)} ms`);
+const range = (r: Range) => `${ms(r.p50)} (${ms(r.low)}–${ms(r.high)})`;
+const usd = (v: number) => `$${v < 0.01 ? v.toPrecision(3) : v.toFixed(4)}`;
+const num = (v: number) => v.toLocaleString('en-US');
+function flops(v: number): string {
+  const units: [number, string][] = [[1e15, 'PFLOP'], [1e12, 'TFLOP'], [1e9, 'GFLOP'], [1e6, 'MFLOP']];
+  const [scale, unit] = units.find(([s]) => v >= s) ?? [1, 'FLOP'];
+  return `${(v / scale).toFixed(2)} ${unit}`;
+}
+
+function humanReport(e: Estimate, tokens: { tokenizer: string; exact: boolean }): string {
+  const lines = [`${e.target}: ${num(e.inputTokens)} input tokens (${tokens.tokenizer}${tokens.exact ? '' : ', approximate'}), ${num(e.cachedTokens)} cached, ${num(e.outputTokens)} output, concurrency ${e.concurrency}`];
+  if (e.prefillFlops) lines.push(`Prefill FLOPs: ${flops(e.prefillFlops.total)} (linear ${flops(e.prefillFlops.linear)}, attention ${flops(e.prefillFlops.attention)})${e.bound ? `, ${e.bound}-bound` : ''}`);
+  lines.push(`TTFT:  ${e.cachedTokens > 0 ? `warm ${range(e.ttftMs)}   cold ${range(e.coldTtftMs)}` : range(e.ttftMs)}`);
+  if (e.concurrency > 1) lines.push(`TTFT at concurrency ${e.concurrency}: p50 ${ms(e.concurrencyTtftMs.p50)}, p99 ${ms(e.concurrencyTtftMs.p99)}`);
+  lines.push(`TPOT:  ${range(e.tpotMs)}`, `E2E:   ${range(e.e2eMs)}`);
+  if (e.memory) lines.push(`KV cache: ${num(e.memory.kvBytesPerToken)} bytes/token, ${(e.memory.promptKvBytes / 1e9).toFixed(2)} GB for this call; room for ${num(e.memory.kvCapacityTokens)} tokens`);
+  if (e.providerCost) {
+    const c = e.providerCost;
+    lines.push(`Cost:  cold ${usd(c.cold.totalUsd)} (${c.cold.rule}), warm ${usd(c.warm.totalUsd)} (${c.warm.rule}); ${usd(c.per1kCallsUsd)} per 1,000 calls`);
+  } else if (e.selfHostedCost) {
+    lines.push(`Cost:  ${usd(e.selfHostedCost.perCallUsd)} per call, ${usd(e.selfHostedCost.per1kCallsUsd)} per 1,000 calls (${e.selfHostedCost.basis})`);
+  }
+  for (const note of e.notes) lines.push(`Note:  ${note}`);
+  return `${lines.join('\n')}\n`;
+}

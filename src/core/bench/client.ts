@@ -1,0 +1,232 @@
+import { httpError, networkErrorMessage, redact, retryAfterMs, endpointMessage } from './errors';
+import { createFraming, type Frame } from './framing';
+import type { WireFormat } from './kinds';
+import { LineTooLongError } from './lineSplitter';
+import type { RequestError, RequestRecord } from './result';
+import { fetchTransport, httpTransport, type FetchLike, type StreamResponse } from './transport';
+
+export type { FetchLike } from './transport';
+
+/** A ready-to-send streaming request and the wire format that reads its answer. */
+export interface StreamRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  wire: WireFormat;
+}
+
+export interface MeasureOptions {
+  timeoutMs: number;
+  /** Aborting it cancels the request: the record comes back with error class `cancelled`. */
+  signal?: AbortSignal;
+  /** Counts output tokens when the endpoint reports no usage. */
+  countTokens: (text: string) => number;
+  /** A fetch to send with (tests script one); by default node:http, which costs less per chunk. */
+  fetch?: FetchLike;
+  /** Monotonic milliseconds; defaults to performance.now. */
+  now?: () => number;
+  /** Strings that must never appear in an error message (the API key). */
+  secrets?: readonly string[];
+  maxLineChars?: number;
+}
+
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+const STREAM_TYPES: Record<WireFormat['framing'], RegExp> = {
+  sse: /^text\/event-stream\b/i,
+  ndjson: /^application\/(x-ndjson|jsonl|json)\b/i,
+};
+
+/**
+ * Sends one streaming request and times it. Never throws: every failure becomes a classified error.
+ * `startMs` of the result is the clock reading at send; the runner rebases it.
+ */
+export async function measureRequest(request: StreamRequest, options: MeasureOptions): Promise<RequestRecord> {
+  const now = options.now ?? (() => performance.now());
+  const send = options.fetch ? fetchTransport(options.fetch) : httpTransport;
+  const secrets = options.secrets ?? [];
+  const controller = new AbortController();
+  let abortedBy: 'timeout' | 'cancelled' | undefined;
+  const abort = (why: 'timeout' | 'cancelled') => {
+    abortedBy ??= why;
+    controller.abort();
+  };
+  const onCancel = () => abort('cancelled');
+  const startMs = now();
+  const record: RequestRecord = { startMs, ok: false, itlMs: [] };
+  if (options.signal?.aborted) return { ...record, error: { class: 'cancelled', message: 'cancelled before sending' } };
+  options.signal?.addEventListener('abort', onCancel, { once: true });
+  const timer = setTimeout(() => abort('timeout'), options.timeoutMs);
+
+  const fail = (error: RequestError): RequestRecord => ({ ...record, ok: false, error });
+  const abortError = (): RequestError =>
+    abortedBy === 'timeout'
+      ? { class: 'timeout', message: `no complete response within ${options.timeoutMs} ms${record.ttftMs === undefined ? ' (no content token yet)' : ''}` }
+      : { class: 'cancelled', message: 'cancelled' };
+
+  try {
+    let response: StreamResponse;
+    try {
+      // Neither transport follows a redirect: it would carry the key to wherever the server points.
+      response = await send(request.url, { headers: request.headers, body: request.body, signal: controller.signal });
+    } catch (error) {
+      return fail(abortedBy ? abortError() : { class: 'connection', message: networkErrorMessage(error, secrets) });
+    }
+
+    if (response.status >= 300 && response.status < 400) {
+      await readBounded(response, 0);
+      const location = response.header('location');
+      const where = location ? ` to ${safeOrigin(location, request.url)}` : '';
+      return fail({ class: 'redirect', status: response.status, message: `HTTP ${response.status} redirect${where} not followed, so the API key is not sent to another address; use the final URL as the base URL` });
+    }
+    if (response.status < 200 || response.status >= 300) {
+      const body = await readBounded(response);
+      return fail(httpError(response.status, body, retryAfterMs(response.header('retry-after'), Date.now()), secrets));
+    }
+    const contentType = response.header('content-type') ?? '';
+    if (!STREAM_TYPES[request.wire.framing].test(contentType)) {
+      const said = endpointMessage(await readBounded(response));
+      const type = contentType.split(';')[0] || 'no content type';
+      return fail({ class: 'not-event-stream', status: response.status, message: redact(`expected a streaming response but got ${type}${said ? `: ${said}` : ''}`, secrets) });
+    }
+
+    const framing = createFraming(request.wire.framing, options.maxLineChars);
+    const state = new StreamState(request.wire, record);
+    const chunks = response.body[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        const next = await chunks.next();
+        const at = now();
+        if (next.done) {
+          state.frames(framing.end(), at);
+          break;
+        }
+        record.ttfbMs ??= at - startMs;
+        state.frames(framing.push(next.value), at);
+        if (state.finished) {
+          drainInBackground(chunks, controller);
+          break;
+        }
+      }
+    } catch (error) {
+      // Closing the body on a problem gives up the connection; the stream cannot be trusted.
+      void chunks.return?.().catch(() => undefined);
+      if (error instanceof StreamProblem) return fail({ ...error.problem, message: redact(error.problem.message, secrets) });
+      if (error instanceof LineTooLongError) return fail({ class: 'bad-stream', message: error.message });
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === 'string' && code.startsWith('Z_')) {
+        return fail({ class: 'bad-stream', message: `the body is not valid ${response.header('content-encoding')} data (${code})` });
+      }
+      return fail(abortedBy ? abortError() : { class: 'connection', message: `stream broke after ${state.contentChunks} content chunks: ${networkErrorMessage(error, secrets)}` });
+    }
+    return state.result(options.countTokens, fail);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onCancel);
+  }
+}
+
+class StreamProblem extends Error {
+  constructor(readonly problem: RequestError) {
+    super(problem.message);
+  }
+}
+
+/** What the frames so far have said: content times, text, usage, finish. */
+class StreamState {
+  text = '';
+  contentChunks = 0;
+  finished = false;
+  private lastContentAt: number | undefined;
+  private usageOutput: number | undefined;
+  private finish: string | undefined;
+
+  constructor(
+    private readonly wire: WireFormat,
+    private readonly record: RequestRecord,
+  ) {}
+
+  frames(frames: Frame[], at: number): void {
+    for (const frame of frames) {
+      if (this.finished) return;
+      const info = this.wire.interpret(frame);
+      if (info.malformed) throw new StreamProblem({ class: 'bad-stream', message: `unreadable stream event: ${info.malformed}` });
+      if (info.error !== undefined) throw new StreamProblem({ class: 'stream-error', message: `the endpoint reported an error inside the stream: ${info.error}` });
+      if (info.text) this.content(info.text, at);
+      if (info.inputTokens !== undefined) this.record.inputTokens = info.inputTokens;
+      if (info.outputTokens !== undefined) this.usageOutput = info.outputTokens;
+      if (info.finish) this.finish = info.finish;
+      if (info.done) this.finished = true;
+    }
+  }
+
+  private content(text: string, at: number): void {
+    this.text += text;
+    this.contentChunks++;
+    if (this.lastContentAt === undefined) this.record.ttftMs = at - this.record.startMs;
+    else this.record.itlMs.push(at - this.lastContentAt);
+    this.lastContentAt = at;
+  }
+
+  result(countTokens: (text: string) => number, fail: (e: RequestError) => RequestRecord): RequestRecord {
+    const r = this.record;
+    if (this.lastContentAt === undefined || r.ttftMs === undefined) {
+      const why = this.usageOutput !== undefined || this.finish ? ' (only role, usage or finish chunks' + (this.finish ? `; finish reason ${this.finish}` : '') + ')' : '';
+      return fail({ class: 'no-content', message: `the stream ended without any content token${why}` });
+    }
+    r.e2eMs = this.lastContentAt - r.startMs;
+    const reported = this.usageOutput !== undefined && this.usageOutput > 0;
+    r.outputTokens = reported ? this.usageOutput : countTokens(this.text);
+    r.outputTokensSource = reported ? 'usage' : 'counted';
+    if (r.outputTokens !== undefined && r.outputTokens > 1) r.tpotMs = (r.e2eMs - r.ttftMs) / (r.outputTokens - 1);
+    if (this.finish) r.finishReason = this.finish;
+    r.ok = true;
+    return r;
+  }
+}
+
+/** How long the rest of a finished stream may take to arrive before its connection is dropped. */
+const DRAIN_LIMIT_MS = 2000;
+
+/**
+ * After [DONE] the timing is complete, but reading the body to its end (usually only the final
+ * empty chunk) lets keep-alive reuse the connection, so the next request's TTFT has no TCP or TLS
+ * setup in it.
+ */
+function drainInBackground(chunks: AsyncIterator<Uint8Array>, controller: AbortController): void {
+  const limit = setTimeout(() => controller.abort(), DRAIN_LIMIT_MS);
+  limit.unref();
+  void (async () => {
+    try {
+      while (!(await chunks.next()).done);
+    } catch {
+      // The server dropped the connection after a complete answer: nothing to report.
+    } finally {
+      clearTimeout(limit);
+    }
+  })();
+}
+
+/** Reads at most `limit` characters of a body (an error page can be huge or endless), then lets go of it. */
+async function readBounded(response: StreamResponse, limit = ERROR_BODY_LIMIT): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for await (const chunk of response.body) {
+      if (text.length >= limit) break;
+      text += decoder.decode(chunk, { stream: true });
+    }
+  } catch {
+    // A body that breaks while we read an error message: keep what arrived.
+  }
+  return text.slice(0, limit);
+}
+
+/** Only the origin of a redirect target is shown: its path or query could carry tokens. */
+function safeOrigin(location: string, base: string): string {
+  try {
+    return new URL(location, base).origin;
+  } catch {
+    return 'an unreadable location';
+  }
+}

@@ -1,0 +1,141 @@
+// The benchmark's result: plain JSON-serialisable data, saved by the extension and shown in its webview.
+import type { EndpointKind } from './endpoints';
+
+export const ERROR_CLASSES = [
+  'http',
+  'redirect',
+  'timeout',
+  'stream-error',
+  'no-content',
+  'not-event-stream',
+  'bad-stream',
+  'connection',
+  'cancelled',
+] as const;
+export type ErrorClass = (typeof ERROR_CLASSES)[number];
+
+export interface RequestError {
+  class: ErrorClass;
+  /** Human-readable, with the endpoint's own message where it gave one; the API key is redacted. */
+  message: string;
+  status?: number;
+  /** From a `retry-after` header (429/503), in milliseconds. */
+  retryAfterMs?: number;
+}
+
+/** One measured request. Times are milliseconds; `startMs` is relative to the start of its level. */
+export interface RequestRecord {
+  startMs: number;
+  ok: boolean;
+  /** Send → first body byte. */
+  ttfbMs?: number;
+  /** Send → first content token (role-only, empty and usage-only chunks are not tokens). */
+  ttftMs?: number;
+  /** Send → last content token; a trailing usage chunk does not extend it. */
+  e2eMs?: number;
+  /** Gaps between consecutive content chunks; their sum is e2eMs − ttftMs. */
+  itlMs: number[];
+  /** (e2e − ttft) / (outputTokens − 1); absent for fewer than 2 output tokens. */
+  tpotMs?: number;
+  outputTokens?: number;
+  /** `usage` when the endpoint reported the count, `counted` when the client tokenised the text. */
+  outputTokensSource?: 'usage' | 'counted';
+  inputTokens?: number;
+  finishReason?: string;
+  error?: RequestError;
+}
+
+/** Summary of one metric's samples. Percentiles use linear interpolation (numpy's default). */
+export interface Distribution {
+  count: number;
+  mean: number;
+  /** Population standard deviation (numpy's default, ddof = 0). */
+  stdev: number;
+  min: number;
+  max: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+}
+
+export interface Slo {
+  ttftMs: number;
+  tpotMs: number;
+}
+
+export interface LevelSummary {
+  /** Requests counted: every finished request, ok or failed (cancelled ones are left out). */
+  requests: number;
+  succeeded: number;
+  failed: number;
+  errorsByClass: Partial<Record<ErrorClass, number>>;
+  /** One example message per error class, to show the user what went wrong. */
+  errorExamples: Partial<Record<ErrorClass, string>>;
+  ttfbMs: Distribution | null;
+  ttftMs: Distribution | null;
+  tpotMs: Distribution | null;
+  itlMs: Distribution | null;
+  e2eMs: Distribution | null;
+  /** Per request: outputTokens / e2e seconds. */
+  outputTokensPerSecond: Distribution | null;
+  /** All output tokens of successful requests / level duration. */
+  aggregateOutputTokensPerSecond: number;
+  /** Successful requests / level duration. */
+  requestsPerSecond: number;
+  /** Requests meeting both SLOs / level duration. */
+  goodput: number;
+  /** Share (0–1) of counted requests that succeeded and met both SLOs. */
+  sloShare: number;
+}
+
+export interface LevelResult {
+  /** `c=4` for a concurrency level, `rate=2/s` for a Poisson rate. */
+  label: string;
+  concurrency?: number;
+  ratePerSecond?: number;
+  durationMs: number;
+  warmupErrors: number;
+  requests: RequestRecord[];
+  summary: LevelSummary;
+  /** Percent error of the prediction against the measured median, when a prediction was given. */
+  predictionErrorPct?: { ttft?: number; tpot?: number };
+}
+
+export type CacheMode = 'cold' | 'warm';
+
+export interface ModeResult {
+  cache: CacheMode;
+  levels: LevelResult[];
+}
+
+export interface CacheSpeedup {
+  label: string;
+  coldTtftP50Ms: number;
+  warmTtftP50Ms: number;
+  /** cold / warm median TTFT: how much faster a prefix-cache hit makes the first token. */
+  speedup: number;
+}
+
+export interface BenchResult {
+  schemaVersion: 1;
+  startedAt: string;
+  endpoint: { name: string; kind: EndpointKind; baseUrl: string; model: string; target?: string };
+  options: {
+    requests: number;
+    warmup: number;
+    concurrency?: number[];
+    ratePerSecond?: number;
+    cache: CacheMode | 'both';
+    maxTokens: number;
+    timeoutMs: number;
+    maxDurationMs?: number;
+  };
+  slo: Slo;
+  /** True when the run was cancelled or hit its time limit: some levels or requests are missing. */
+  partial: boolean;
+  partialReason?: 'cancelled' | 'time-limit';
+  modes: ModeResult[];
+  cacheSpeedup?: CacheSpeedup[];
+  prediction?: { ttftMs?: number; tpotMs?: number };
+}

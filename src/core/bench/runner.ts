@@ -1,0 +1,236 @@
+import type { ChatMessage } from '../prompt/types';
+import { nonceSource, withNonce } from './benchPrompt';
+import { measureRequest, type FetchLike, type StreamRequest } from './client';
+import type { EndpointConfig } from './endpoints';
+import { WIRE_FORMATS } from './kinds';
+import type { BenchResult, CacheMode, CacheSpeedup, LevelResult, ModeResult, RequestRecord, Slo } from './result';
+import { DEFAULT_SLO, percentError, summarizeLevel } from './stats';
+
+export const DEFAULT_CONCURRENCY = [1, 4, 16];
+
+export interface BenchProgress {
+  cache: CacheMode;
+  level: string;
+  /** Requests of this level finished so far (warm-up excluded) and how many the level runs. */
+  done: number;
+  total: number;
+  failed: number;
+  lastTtftMs?: number;
+}
+
+export interface BenchOptions {
+  endpoint: EndpointConfig;
+  /** Sent as the endpoint kind expects; never echoed in errors or the result. */
+  apiKey?: string;
+  messages: ChatMessage[];
+  maxTokens: number;
+  /** Measured requests per level. */
+  requests: number;
+  /**
+   * Warm-up rounds before each level, excluded from the statistics (default 1; in warm mode at
+   * least 1, as it primes the cache). A round is as wide as the level's concurrency, so every
+   * connection the level uses is open (TCP and TLS set up) before measuring starts.
+   */
+  warmup?: number;
+  /** A concurrency sweep; ignored when ratePerSecond is set. */
+  concurrency?: number[];
+  /** Poisson arrivals at this mean rate instead of a fixed concurrency. */
+  ratePerSecond?: number;
+  cache: CacheMode | 'both';
+  timeoutMs: number;
+  /** Whole-run limit; when hit, the result is marked partial. */
+  maxDurationMs?: number;
+  slo?: Slo;
+  signal?: AbortSignal;
+  onProgress?: (progress: BenchProgress) => void;
+  countTokens: (text: string) => number;
+  fetch?: FetchLike;
+  now?: () => number;
+  random?: () => number;
+  /** What the estimation engine predicts for this endpoint, shown beside the measurement. */
+  predicted?: { ttftMs?: number; tpotMs?: number };
+}
+
+export function buildStreamRequest(endpoint: EndpointConfig, apiKey: string | undefined, messages: ChatMessage[], maxTokens: number): StreamRequest {
+  const wire = WIRE_FORMATS[endpoint.kind];
+  return {
+    url: `${endpoint.baseUrl}${wire.path}`,
+    headers: {
+      'content-type': 'application/json',
+      accept: wire.framing === 'sse' ? 'text/event-stream' : 'application/x-ndjson',
+      // Compression makes proxies and servers buffer a stream; ask for it plain.
+      'accept-encoding': 'identity',
+      ...endpoint.headers,
+      ...wire.headers(apiKey),
+    },
+    body: JSON.stringify(wire.body({ model: endpoint.model, messages, maxTokens })),
+    wire,
+  };
+}
+
+type Level = { label: string; concurrency: number } | { label: string; ratePerSecond: number };
+
+/** Runs the whole benchmark; never throws for endpoint failures, which become classified errors. */
+export async function runBenchmark(options: BenchOptions): Promise<BenchResult> {
+  const now = options.now ?? (() => performance.now());
+  const random = options.random ?? Math.random;
+  const slo = options.slo ?? DEFAULT_SLO;
+  const stop = new AbortController();
+  let partialReason: BenchResult['partialReason'];
+  const onCancel = () => {
+    partialReason ??= 'cancelled';
+    stop.abort();
+  };
+  if (options.signal?.aborted) onCancel();
+  options.signal?.addEventListener('abort', onCancel, { once: true });
+  const deadline =
+    options.maxDurationMs !== undefined
+      ? setTimeout(() => {
+          partialReason ??= 'time-limit';
+          stop.abort();
+        }, options.maxDurationMs)
+      : undefined;
+
+  const levels: Level[] =
+    options.ratePerSecond !== undefined
+      ? [{ label: `rate=${options.ratePerSecond}/s`, ratePerSecond: options.ratePerSecond }]
+      : (options.concurrency ?? DEFAULT_CONCURRENCY).map((c) => ({ label: `c=${c}`, concurrency: c }));
+  const modes: CacheMode[] = options.cache === 'both' ? ['cold', 'warm'] : [options.cache];
+  const nonce = nonceSource(random);
+  const secrets = options.apiKey ? [options.apiKey] : [];
+  const measure = (cache: CacheMode): Promise<RequestRecord> =>
+    measureRequest(buildStreamRequest(options.endpoint, options.apiKey, cache === 'cold' ? withNonce(options.messages, nonce()) : options.messages, options.maxTokens), {
+      timeoutMs: options.timeoutMs,
+      signal: stop.signal,
+      countTokens: options.countTokens,
+      fetch: options.fetch,
+      now,
+      secrets,
+    });
+
+  const startedAt = new Date().toISOString();
+  const results: ModeResult[] = [];
+  try {
+    for (const cache of modes) {
+      const mode: ModeResult = { cache, levels: [] };
+      results.push(mode);
+      for (const level of levels) {
+        if (stop.signal.aborted) break;
+        mode.levels.push(await runLevel(level, cache));
+      }
+    }
+  } finally {
+    clearTimeout(deadline);
+    options.signal?.removeEventListener('abort', onCancel);
+  }
+
+  async function runLevel(level: Level, cache: CacheMode): Promise<LevelResult> {
+    const rounds = Math.max(options.warmup ?? 1, cache === 'warm' ? 1 : 0);
+    const width = 'concurrency' in level ? Math.min(level.concurrency, options.requests) : 1;
+    let warmupErrors = 0;
+    for (let i = 0; i < rounds && !stop.signal.aborted; i++) {
+      const round = await Promise.all(Array.from({ length: width }, () => measure(cache)));
+      warmupErrors += round.filter((r) => !r.ok).length;
+    }
+    const records: RequestRecord[] = [];
+    let failed = 0;
+    const one = async () => {
+      const record = await measure(cache);
+      records.push(record);
+      if (!record.ok && record.error?.class !== 'cancelled') failed++;
+      options.onProgress?.({ cache, level: level.label, done: records.length, total: options.requests, failed, lastTtftMs: record.ttftMs });
+    };
+    const t0 = now();
+    if ('concurrency' in level) {
+      let next = 0;
+      const worker = async () => {
+        while (next < options.requests && !stop.signal.aborted) {
+          next++;
+          await one();
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(level.concurrency, options.requests) }, worker));
+    } else {
+      const inFlight: Promise<void>[] = [];
+      let due = 0;
+      for (let i = 0; i < options.requests && !stop.signal.aborted; i++) {
+        await sleep(due - (now() - t0), stop.signal);
+        if (stop.signal.aborted) break;
+        inFlight.push(one());
+        // Exponential gaps make a Poisson process: -ln(1 − U) / λ seconds.
+        due += (-Math.log(1 - random()) / level.ratePerSecond) * 1000;
+      }
+      await Promise.all(inFlight);
+    }
+    const durationMs = now() - t0;
+    for (const r of records) r.startMs -= t0;
+    records.sort((a, b) => a.startMs - b.startMs);
+    const summary = summarizeLevel(records, durationMs, slo);
+    const result: LevelResult = { ...levelShape(level), durationMs, warmupErrors, requests: records, summary };
+    const error = predictionError(summary);
+    if (error) result.predictionErrorPct = error;
+    return result;
+  }
+
+  function predictionError(summary: LevelResult['summary']): LevelResult['predictionErrorPct'] {
+    const p = options.predicted;
+    if (!p) return undefined;
+    const out: NonNullable<LevelResult['predictionErrorPct']> = {};
+    if (p.ttftMs !== undefined && summary.ttftMs) out.ttft = percentError(p.ttftMs, summary.ttftMs.p50);
+    if (p.tpotMs !== undefined && summary.tpotMs) out.tpot = percentError(p.tpotMs, summary.tpotMs.p50);
+    return Object.keys(out).length ? out : undefined;
+  }
+
+  const { name, kind, baseUrl, model, target } = options.endpoint;
+  const result: BenchResult = {
+    schemaVersion: 1,
+    startedAt,
+    endpoint: { name, kind, baseUrl, model, ...(target ? { target } : {}) },
+    options: {
+      requests: options.requests,
+      warmup: options.warmup ?? 1,
+      ...(options.ratePerSecond !== undefined ? { ratePerSecond: options.ratePerSecond } : { concurrency: levels.map((l) => ('concurrency' in l ? l.concurrency : 0)) }),
+      cache: options.cache,
+      maxTokens: options.maxTokens,
+      timeoutMs: options.timeoutMs,
+      ...(options.maxDurationMs !== undefined ? { maxDurationMs: options.maxDurationMs } : {}),
+    },
+    slo,
+    partial: partialReason !== undefined,
+    ...(partialReason ? { partialReason } : {}),
+    modes: results,
+  };
+  if (options.cache === 'both') result.cacheSpeedup = cacheSpeedup(results);
+  if (options.predicted) result.prediction = options.predicted;
+  return result;
+}
+
+function levelShape(level: Level): Pick<LevelResult, 'label' | 'concurrency' | 'ratePerSecond'> {
+  return 'concurrency' in level ? { label: level.label, concurrency: level.concurrency } : { label: level.label, ratePerSecond: level.ratePerSecond };
+}
+
+/** Cold over warm median TTFT per level both modes measured. */
+export function cacheSpeedup(modes: ModeResult[]): CacheSpeedup[] {
+  const cold = modes.find((m) => m.cache === 'cold');
+  const warm = modes.find((m) => m.cache === 'warm');
+  if (!cold || !warm) return [];
+  return cold.levels.flatMap((c) => {
+    const coldTtft = c.summary.ttftMs?.p50;
+    const warmTtft = warm.levels.find((w) => w.label === c.label)?.summary.ttftMs?.p50;
+    if (coldTtft === undefined || warmTtft === undefined || warmTtft <= 0) return [];
+    return [{ label: c.label, coldTtftP50Ms: coldTtft, warmTtftP50Ms: warmTtft, speedup: coldTtft / warmTtft }];
+  });
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

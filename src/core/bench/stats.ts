@@ -1,0 +1,99 @@
+// Pure statistics over measured requests: no I/O, no printing.
+import type { Distribution, ErrorClass, LevelSummary, ModeResult, RequestRecord, Slo } from './result';
+
+export const DEFAULT_SLO: Slo = { ttftMs: 500, tpotMs: 30 };
+
+/**
+ * The p-th percentile (0–100) of ascending values by linear interpolation between closest ranks:
+ * rank h = (n − 1)·p/100, value = x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]). This is numpy's default
+ * (`method='linear'`), which vLLM's benchmark uses.
+ */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const h = ((sorted.length - 1) * p) / 100;
+  const lo = Math.floor(h);
+  const hi = Math.min(lo + 1, sorted.length - 1);
+  return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
+}
+
+export function distribution(values: readonly number[]): Distribution | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mean = sorted.reduce((s, v) => s + v, 0) / sorted.length;
+  const variance = sorted.reduce((s, v) => s + (v - mean) ** 2, 0) / sorted.length;
+  return {
+    count: sorted.length,
+    mean,
+    stdev: Math.sqrt(variance),
+    min: sorted[0]!,
+    max: sorted[sorted.length - 1]!,
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+  };
+}
+
+/**
+ * A request meets the SLOs when it succeeded, its TTFT ≤ the TTFT target and its TPOT ≤ the TPOT
+ * target; a request with one output token has no TPOT and is judged on TTFT alone (as vLLM does).
+ */
+export function meetsSlo(r: RequestRecord, slo: Slo): boolean {
+  return r.ok && r.ttftMs !== undefined && r.ttftMs <= slo.ttftMs && (r.tpotMs === undefined || r.tpotMs <= slo.tpotMs);
+}
+
+/** Summarises one level; `durationMs` is first send → last completion. Cancelled requests are left out. */
+export function summarizeLevel(records: readonly RequestRecord[], durationMs: number, slo: Slo): LevelSummary {
+  const counted = records.filter((r) => r.error?.class !== 'cancelled');
+  const ok = counted.filter((r) => r.ok);
+  const seconds = durationMs / 1000;
+  const perSecond = (n: number) => (seconds > 0 ? n / seconds : 0);
+  const errorsByClass: Partial<Record<ErrorClass, number>> = {};
+  const errorExamples: Partial<Record<ErrorClass, string>> = {};
+  for (const r of counted) {
+    if (!r.error) continue;
+    errorsByClass[r.error.class] = (errorsByClass[r.error.class] ?? 0) + 1;
+    errorExamples[r.error.class] ??= r.error.message;
+  }
+  const pick = (f: (r: RequestRecord) => number | undefined) => ok.map(f).filter((v): v is number => v !== undefined);
+  const good = counted.filter((r) => meetsSlo(r, slo)).length;
+  const outputTokens = pick((r) => r.outputTokens).reduce((s, v) => s + v, 0);
+  return {
+    requests: counted.length,
+    succeeded: ok.length,
+    failed: counted.length - ok.length,
+    errorsByClass,
+    errorExamples,
+    ttfbMs: distribution(pick((r) => r.ttfbMs)),
+    ttftMs: distribution(pick((r) => r.ttftMs)),
+    tpotMs: distribution(pick((r) => r.tpotMs)),
+    itlMs: distribution(ok.flatMap((r) => r.itlMs)),
+    e2eMs: distribution(pick((r) => r.e2eMs)),
+    outputTokensPerSecond: distribution(pick((r) => (r.outputTokens !== undefined && r.e2eMs ? (r.outputTokens * 1000) / r.e2eMs : undefined))),
+    aggregateOutputTokensPerSecond: perSecond(outputTokens),
+    requestsPerSecond: perSecond(ok.length),
+    goodput: perSecond(good),
+    sloShare: counted.length > 0 ? good / counted.length : 0,
+  };
+}
+
+/** Signed percent error of a prediction against a measured value: +20 means predicted 20% too high. */
+export function percentError(predicted: number, measured: number): number {
+  return ((predicted - measured) / measured) * 100;
+}
+
+export interface SloVerdict {
+  pass: boolean;
+  /** One line per level that missed, e.g. `cold c=16: 72% met the SLOs (needs 90%)`. */
+  failures: string[];
+}
+
+/** An --slo verdict: every measured level must have at least `minShare` (0–1) of its requests meeting both SLOs. */
+export function sloVerdict(modes: readonly ModeResult[], minShare: number): SloVerdict {
+  const failures = modes.flatMap((m) =>
+    m.levels
+      .filter((l) => l.summary.requests === 0 || l.summary.sloShare < minShare)
+      .map((l) => `${m.cache} ${l.label}: ${Math.round(l.summary.sloShare * 100)}% met the SLOs (needs ${Math.round(minShare * 100)}%)`),
+  );
+  return { pass: failures.length === 0 && modes.some((m) => m.levels.length > 0), failures };
+}

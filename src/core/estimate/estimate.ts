@@ -1,0 +1,194 @@
+import { estimateCost, cacheableTokens, type CacheTtl, type CostEstimate } from './cost';
+import { queuedPrefillMs } from './queue';
+import type { CalibrationProfile, ProviderRow } from './schemas';
+import { decodeStep, memoryFit, prefillFlops, prefillTime, SCENARIOS, type Deployment, type DecodeTime, type MemoryFit, type PrefillFlops, type PrefillTime, type Scenario } from './selfHosted';
+import type { ResolvedTarget } from './targets';
+
+export const DEFAULT_OUTPUT_TOKENS = 256;
+/** Scatter assumed around a calibrated (measured) profile. */
+const CALIBRATED_SPREAD = { low: 0.9, high: 1.1 };
+
+export interface EstimateRequest {
+  inputTokens: number;
+  /** Prompt-prefix tokens already in the cache (warm case); cold is always shown beside it. */
+  cachedTokens?: number;
+  outputTokens?: number;
+  concurrency?: number;
+  /** A measured profile for this target: replaces the modelled latency. */
+  calibration?: CalibrationProfile;
+  cacheTtl?: CacheTtl;
+}
+
+/** p50 is the typical scenario; low and high are the fast and slow ends of the efficiency band. */
+export interface Range {
+  p50: number;
+  low: number;
+  high: number;
+}
+
+export interface SelfHostedCost {
+  perCallUsd: number;
+  per1kCallsUsd: number;
+  usdPerGpuHour: number;
+  basis: string;
+}
+
+export interface Estimate {
+  target: string;
+  kind: 'self-hosted' | 'provider';
+  inputTokens: number;
+  cachedTokens: number;
+  outputTokens: number;
+  concurrency: number;
+  /** Prefill FLOPs of the warm case (new tokens after the cached ones); null for providers. */
+  prefillFlops: PrefillFlops | null;
+  coldPrefillFlops: PrefillFlops | null;
+  /** What limits prefill (self-hosted); null for providers and calibrated targets. */
+  bound: 'compute' | 'memory' | null;
+  /** TTFT at this concurrency (median request), warm when cachedTokens > 0. */
+  ttftMs: Range;
+  coldTtftMs: Range;
+  /** Median and 99th-percentile TTFT at this concurrency (typical scenario). */
+  concurrencyTtftMs: { concurrency: number; p50: number; p99: number };
+  tpotMs: Range;
+  e2eMs: Range;
+  /** Per call: warm when cachedTokens > 0, else cold. */
+  costUsd: number;
+  costPer1kCallsUsd: number;
+  providerCost?: CostEstimate;
+  selfHostedCost?: SelfHostedCost;
+  prefill?: PrefillTime;
+  decode?: DecodeTime;
+  memory?: MemoryFit;
+  calibrated: boolean;
+  notes: string[];
+}
+
+export function estimate(target: ResolvedTarget, request: EstimateRequest): Estimate {
+  const inputTokens = request.inputTokens;
+  const outputTokens = request.outputTokens ?? DEFAULT_OUTPUT_TOKENS;
+  const concurrency = request.concurrency ?? 1;
+  const cachedTokens = Math.min(request.cachedTokens ?? 0, inputTokens);
+  const base = { target: target.id, inputTokens, cachedTokens, outputTokens, concurrency };
+  return target.kind === 'provider'
+    ? providerEstimate(target.provider, base, request)
+    : selfHostedEstimate(target, base, request.calibration);
+}
+
+type Base = Pick<Estimate, 'target' | 'inputTokens' | 'cachedTokens' | 'outputTokens' | 'concurrency'>;
+
+function rangeOf(f: (s: Scenario) => number): Range {
+  const [low, p50, high] = SCENARIOS.map(f) as [number, number, number];
+  return { p50, low: Math.min(low, p50, high), high: Math.max(low, p50, high) };
+}
+
+function scale(value: number, spread: { low: number; high: number }): Range {
+  return { p50: value, low: value * spread.low, high: value * spread.high };
+}
+
+function addRanges(a: Range, b: Range, times = 1): Range {
+  return { p50: a.p50 + b.p50 * times, low: a.low + b.low * times, high: a.high + b.high * times };
+}
+
+function selfHostedEstimate(t: Deployment & { id: string }, base: Base, calibration?: CalibrationProfile): Estimate {
+  const { inputTokens, cachedTokens, outputTokens, concurrency } = base;
+  const newTokens = inputTokens - cachedTokens;
+  const notes: string[] = [];
+  const memory = memoryFit(t, inputTokens + outputTokens);
+  if (!memory.weightsFit) notes.push(`weights (${gb(memory.weightBytesPerGpu)} GB per GPU) do not fit in ${gb(memory.usableBytesPerGpu)} GB usable per GPU: add GPUs or use a smaller precision`);
+  else if (!memory.promptFits) notes.push(`this prompt needs ${gb(memory.promptKvBytes)} GB of KV cache; only ${memory.kvCapacityTokens.toLocaleString('en-US')} tokens fit beside the weights`);
+  if (inputTokens > t.model.contextWindow) notes.push(`prompt exceeds the model's ${t.model.contextWindow.toLocaleString('en-US')}-token context window`);
+
+  const warm = (s: Scenario) => prefillTime(t, newTokens, cachedTokens, s);
+  const cold = (s: Scenario) => prefillTime(t, inputTokens, 0, s);
+  // Decode at batch C, with the context half-way through the output.
+  const decode = (s: Scenario) => decodeStep(t, inputTokens + outputTokens / 2, concurrency, s);
+  const atConcurrency = (p: PrefillTime, q: number) => p.overheadMs + queuedPrefillMs(p, concurrency, q);
+
+  let ttftMs: Range, coldTtftMs: Range, tpotMs: Range, p99: number;
+  if (calibration) {
+    const ttft = (n: number) => calibration.ttftBaseMs + calibration.msPerInputToken * n + (calibration.msPerInputToken2 ?? 0) * n * n;
+    // A measured profile has no compute/memory split: its input-dependent part is treated as compute.
+    const queued = (n: number, q: number) => calibration.ttftBaseMs + queuedPrefillMs({ computeMs: ttft(n) - calibration.ttftBaseMs, memoryMs: 0, commMs: 0 }, concurrency, q);
+    ttftMs = scale(queued(newTokens, 0.5), CALIBRATED_SPREAD);
+    coldTtftMs = scale(queued(inputTokens, 0.5), CALIBRATED_SPREAD);
+    tpotMs = scale(calibration.tpotMs, CALIBRATED_SPREAD);
+    p99 = queued(newTokens, 0.99);
+    notes.push(`latency from the calibrated profile measured ${calibration.date}`);
+  } else {
+    ttftMs = rangeOf((s) => atConcurrency(warm(s), 0.5));
+    coldTtftMs = rangeOf((s) => atConcurrency(cold(s), 0.5));
+    tpotMs = rangeOf((s) => decode(s).tpotMs);
+    p99 = atConcurrency(warm('typical'), 0.99);
+  }
+  const e2eMs = addRanges(ttftMs, tpotMs, outputTokens);
+  const usd = t.hardware.usdPerHour.value;
+  // GPU time is shared by the C requests decoding together.
+  const perCallUsd = (t.gpus * usd * (e2eMs.p50 / 3_600_000)) / concurrency;
+  const prefill = warm('typical');
+  return {
+    ...base,
+    kind: 'self-hosted',
+    prefillFlops: prefillFlops(t.model, newTokens, cachedTokens),
+    coldPrefillFlops: prefillFlops(t.model, inputTokens, 0),
+    bound: calibration ? null : prefill.bound,
+    ttftMs,
+    coldTtftMs,
+    concurrencyTtftMs: { concurrency, p50: ttftMs.p50, p99 },
+    tpotMs,
+    e2eMs,
+    costUsd: perCallUsd,
+    costPer1kCallsUsd: perCallUsd * 1000,
+    selfHostedCost: {
+      perCallUsd,
+      per1kCallsUsd: perCallUsd * 1000,
+      usdPerGpuHour: usd,
+      basis: `${t.gpus} GPU(s) × $${usd}/GPU-hour (${t.hardware.usdPerHour.source}, ${t.hardware.usdPerHour.date}) × typical end-to-end time ÷ ${concurrency} concurrent request(s)`,
+    },
+    prefill,
+    decode: decode('typical'),
+    memory,
+    calibrated: calibration !== undefined,
+    notes,
+  };
+}
+
+function providerEstimate(p: ProviderRow, base: Base, request: EstimateRequest): Estimate {
+  const { inputTokens, cachedTokens, outputTokens, concurrency } = base;
+  const notes: string[] = [];
+  if (inputTokens > p.contextWindow) notes.push(`prompt exceeds ${p.id}'s ${p.contextWindow.toLocaleString('en-US')}-token context window`);
+  const hit = cacheableTokens(p, cachedTokens, inputTokens);
+  if (cachedTokens > 0 && hit === 0) notes.push(`cached prefix of ${cachedTokens} tokens is below ${p.id}'s ${p.caching.minTokens}-token minimum (or the provider has no prompt caching): billed and timed as cold`);
+  const cal = request.calibration;
+  const ttft = (n: number) => (cal ? cal.ttftBaseMs + cal.msPerInputToken * n + (cal.msPerInputToken2 ?? 0) * n * n : p.latency.ttftBaseMs + p.latency.msPerInputToken * n);
+  const spread = cal ? CALIBRATED_SPREAD : p.latency.spread;
+  const ttftMs = scale(ttft(inputTokens - hit), spread);
+  const coldTtftMs = scale(ttft(inputTokens), spread);
+  const tpotMs = scale(cal ? cal.tpotMs : 1000 / p.latency.outputTokensPerSecond, spread);
+  if (cal) notes.push(`latency from the calibrated profile measured ${cal.date}`);
+  else if (p.latency.basis !== 'measured') notes.push(`latency profile is ${p.latency.basis === 'assumed' ? 'assumed' : 'partly assumed'} (${p.latency.source}, ${p.latency.date})`);
+  const providerCost = estimateCost(p, { inputTokens, cachedPrefixTokens: cachedTokens, outputTokens, ...(request.cacheTtl ? { ttl: request.cacheTtl } : {}) });
+  const perCall = hit > 0 ? providerCost.warm.totalUsd : providerCost.cold.totalUsd;
+  return {
+    ...base,
+    kind: 'provider',
+    prefillFlops: null,
+    coldPrefillFlops: null,
+    bound: null,
+    ttftMs,
+    coldTtftMs,
+    // Provider fleets absorb one client's concurrency; the slow end of the spread stands in for the tail.
+    concurrencyTtftMs: { concurrency, p50: ttftMs.p50, p99: ttftMs.high },
+    tpotMs,
+    e2eMs: addRanges(ttftMs, tpotMs, outputTokens),
+    costUsd: perCall,
+    costPer1kCallsUsd: providerCost.per1kCallsUsd,
+    providerCost,
+    calibrated: cal !== undefined,
+    notes,
+  };
+}
+
+function gb(bytes: number): string {
+  return (bytes / 1e9).toFixed(1);
+}

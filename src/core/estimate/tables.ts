@@ -1,0 +1,108 @@
+import type { z } from 'zod';
+import builtinHardware from '../../../data/hardware.json';
+import builtinModels from '../../../data/models.json';
+import builtinProviders from '../../../data/providers.json';
+import {
+  efficiencyClassSchema,
+  hardwareRowSchema,
+  modelRowSchema,
+  providerRowSchema,
+  tableFileSchema,
+  type EfficiencyClass,
+  type HardwareRow,
+  type ModelRow,
+  type ProviderRow,
+} from './schemas';
+
+export interface Tables {
+  models: Map<string, ModelRow>;
+  hardware: Map<string, HardwareRow>;
+  classes: Map<string, EfficiencyClass>;
+  providers: Map<string, ProviderRow>;
+}
+
+/** One invalid row or file: where it came from and which field is at fault. */
+export interface TableProblem {
+  source: string;
+  id?: string;
+  /** e.g. `hardware[3].flops.bf16` */
+  path: string;
+  message: string;
+}
+
+/** Rows from one place (built-in file, settings, workspace file, --table FILE); later sources override earlier ones by id. */
+export interface TableSource {
+  name: string;
+  data: unknown;
+}
+
+export const BUILTIN_SOURCES: readonly TableSource[] = [
+  { name: 'built-in data/models.json', data: builtinModels },
+  { name: 'built-in data/hardware.json', data: builtinHardware },
+  { name: 'built-in data/providers.json', data: builtinProviders },
+];
+
+type ListName = 'models' | 'hardware' | 'classes' | 'providers';
+const ROW_SCHEMAS: Record<ListName, z.ZodType<{ id: string }>> = {
+  models: modelRowSchema,
+  hardware: hardwareRowSchema,
+  classes: efficiencyClassSchema,
+  providers: providerRowSchema,
+};
+
+/** Merges built-in rows with user sources. Invalid rows are reported and skipped; never throws. */
+export function loadTables(userSources: readonly TableSource[] = []): { tables: Tables; problems: TableProblem[] } {
+  const tables: Tables = { models: new Map(), hardware: new Map(), classes: new Map(), providers: new Map() };
+  const problems: TableProblem[] = [];
+  for (const source of [...BUILTIN_SOURCES, ...userSources]) mergeSource(source, tables, problems);
+  dropHardwareWithoutClass(tables, problems);
+  return { tables, problems };
+}
+
+function mergeSource(source: TableSource, tables: Tables, problems: TableProblem[]): void {
+  const file = tableFileSchema.safeParse(source.data);
+  if (!file.success) {
+    for (const issue of file.error.issues) problems.push({ source: source.name, path: formatPath(issue.path) || '(root)', message: issue.message });
+    return;
+  }
+  for (const list of Object.keys(ROW_SCHEMAS) as ListName[]) {
+    (file.data[list] ?? []).forEach((raw, index) => {
+      const parsed = ROW_SCHEMAS[list].safeParse(raw);
+      const rowId = idOf(raw);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          problems.push({ source: source.name, ...(rowId ? { id: rowId } : {}), path: formatPath([list, index, ...issue.path]), message: issue.message });
+        }
+        return;
+      }
+      (tables[list] as Map<string, unknown>).set(parsed.data.id, parsed.data);
+    });
+  }
+}
+
+/** A hardware row must name an efficiency class, since efficiency lives in the class, not the row. */
+function dropHardwareWithoutClass(tables: Tables, problems: TableProblem[]): void {
+  for (const row of [...tables.hardware.values()]) {
+    if (tables.classes.has(row.class)) continue;
+    tables.hardware.delete(row.id);
+    problems.push({ source: 'tables', id: row.id, path: `hardware(${row.id}).class`, message: `unknown efficiency class '${row.class}'; known: ${[...tables.classes.keys()].join(', ')}` });
+  }
+}
+
+/** Parses a workspace or --table file's text; a JSON error becomes a problem, never an exception. */
+export function parseTableText(name: string, text: string): { source?: TableSource; problem?: TableProblem } {
+  try {
+    return { source: { name, data: JSON.parse(text) as unknown } };
+  } catch (error) {
+    return { problem: { source: name, path: '(file)', message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` } };
+  }
+}
+
+function idOf(raw: unknown): string | undefined {
+  const value = raw && typeof raw === 'object' ? (raw as { id?: unknown }).id : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), '');
+}

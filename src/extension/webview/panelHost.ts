@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { isFromWebview, type FromWebview, type ToWebview } from '../../webview/protocol';
+
+export interface PanelSpec {
+  viewType: string;
+  title: string;
+  /** Bundle name under dist/webview/ (NAME.js and, if present, NAME.css). */
+  script: string;
+}
+
+/**
+ * One webview panel: strict CSP with a fresh nonce per render, resources only from dist/webview and
+ * media, and a ready handshake — state posted before the script listens would be lost, so the latest
+ * state is held until the webview says `ready`, and re-sent whenever it says so again (reload).
+ */
+export class PanelHost<State> implements vscode.Disposable {
+  private ready = false;
+  private latest: State | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly messageEmitter = new vscode.EventEmitter<FromWebview>();
+  readonly onMessage = this.messageEmitter.event;
+  readonly onDidDispose: vscode.Event<void>;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    private readonly extensionUri: vscode.Uri,
+    private readonly spec: PanelSpec,
+  ) {
+    panel.webview.options = webviewOptions(extensionUri);
+    panel.webview.html = this.html();
+    this.onDidDispose = panel.onDidDispose;
+    this.disposables.push(
+      this.messageEmitter,
+      panel.webview.onDidReceiveMessage((message: unknown) => {
+        if (!isFromWebview(message)) return; // a webview is untrusted input too
+        if (message.type === 'ready') {
+          this.ready = true;
+          if (this.latest !== undefined) void this.post(this.latest);
+        }
+        this.messageEmitter.fire(message);
+      }),
+      panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  static create<State>(extensionUri: vscode.Uri, spec: PanelSpec, column = vscode.ViewColumn.Beside): PanelHost<State> {
+    const panel = vscode.window.createWebviewPanel(spec.viewType, spec.title, column, webviewOptions(extensionUri));
+    return new PanelHost<State>(panel, extensionUri, spec);
+  }
+
+  /** Sends the whole state; held until the webview is ready. */
+  setState(state: State): void {
+    this.latest = state;
+    if (this.ready) void this.post(state);
+  }
+
+  get state(): State | undefined {
+    return this.latest;
+  }
+
+  private post(state: State): Thenable<boolean> {
+    const message: ToWebview<State> = { type: 'state', state };
+    return this.panel.webview.postMessage(message);
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const nonce = randomBytes(16).toString('base64');
+    const base = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(base, `${this.spec.script}.js`));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(base, `${this.spec.script}.css`));
+    const csp = [`default-src 'none'`, `img-src ${webview.cspSource} data:`, `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style}">
+<title>${escapeHtml(this.spec.title)}</title>
+</head>
+<body>
+<main id="app" aria-live="polite"></main>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    retainContextWhenHidden: false,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,75 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { PromptLensApi } from '../../src/extension/extension';
+
+export const EXTENSION_ID = 'prompt-latency-lens.prompt-latency-lens';
+
+export function workspaceFile(relative: string): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('the integration workspace has no folder open');
+  return vscode.Uri.joinPath(folder.uri, relative);
+}
+
+export async function openPrompt(relative: string): Promise<vscode.TextEditor> {
+  const document = await vscode.workspace.openTextDocument(workspaceFile(relative));
+  return vscode.window.showTextDocument(document);
+}
+
+export async function extensionApi(): Promise<PromptLensApi> {
+  const extension = vscode.extensions.getExtension<PromptLensApi>(EXTENSION_ID);
+  if (!extension) throw new Error(`${EXTENSION_ID} is not installed`);
+  return extension.activate();
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls until `probe` returns a value, failing with `what` after the timeout. */
+export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+/** Hover contents as plain strings. */
+export async function hoverTexts(uri: vscode.Uri, position: vscode.Position): Promise<string[]> {
+  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position);
+  return hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)));
+}
+
+/**
+ * Asks the harness (outside the extension host) to screenshot the browser window, and waits for it.
+ * Without a harness (e.g. under @vscode/test-electron) this is a no-op.
+ */
+export async function screenshot(name: string): Promise<void> {
+  const dir = process.env.PROMPT_LENS_SCREENSHOT_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.request`), '');
+  await waitFor(`screenshot ${name}`, () => (existsSync(join(dir, `${name}.png`)) ? true : undefined), 20_000);
+}
+
+export interface WebviewQueryResult {
+  /** Webview frames in which the selector matched. */
+  frames: number;
+  texts: string[];
+  /** true if an injected script ran in any webview (the XSS canary). */
+  scripted: boolean;
+}
+
+/** Reads the real DOM of the open webviews in Chromium, through the harness. */
+export async function queryWebviews(name: string, selector: string): Promise<WebviewQueryResult> {
+  const dir = process.env.PROMPT_LENS_SCREENSHOT_DIR;
+  if (!dir) throw new Error('webview queries need the code-server harness (npm run test:integration)');
+  mkdirSync(dir, { recursive: true });
+  const result = join(dir, `${name}.result.json`);
+  writeFileSync(join(dir, `${name}.query.json`), JSON.stringify({ selector }));
+  await waitFor(`webview query ${name}`, () => (existsSync(result) ? true : undefined), 20_000);
+  return JSON.parse(readFileSync(result, 'utf8')) as WebviewQueryResult;
+}

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import hardwareFile from '../../../data/hardware.json';
+import { runCli } from '../../../src/cli/main';
+import { memoryIo } from '../helpers/memoryIo';
+
+async function run(args: string[], files: Record<string, string> = {}) {
+  const io = memoryIo(files);
+  const code = await runCli(args, io);
+  return { code, stdout: io.stdout, stderr: io.stderr };
+}
+
+describe('prompt-lens estimate', () => {
+  it('prints one JSON object with the documented fields', async () => {
+    const r = await run(['estimate', '--tokens', '5000', '--cached', '4000', '--model', 'llama-3.1-70b', '--hardware', 'h100-sxm', '--gpus', '4', '--precision', 'fp8', '--output-tokens', '100', '--concurrency', '2', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    for (const key of ['inputTokens', 'cachedTokens', 'prefillFlops', 'ttftMs', 'tpotMs', 'e2eMs', 'costUsd', 'bound', 'coldTtftMs', 'costPer1kCallsUsd', 'kvCache']) assert.ok(key in out, key);
+    assert.equal(out.target, 'llama-3.1-70b@4xh100-sxm:fp8');
+    assert.equal(out.inputTokens, 5000);
+    assert.equal(out.cachedTokens, 4000);
+    assert.ok(['compute', 'memory'].includes(out.bound as string));
+    assert.ok(typeof out.prefillFlops === 'number' && (out.prefillFlops as number) > 0);
+    const ttft = out.ttftMs as { p50: number; low: number; high: number };
+    assert.ok(ttft.low <= ttft.p50 && ttft.p50 <= ttft.high);
+  });
+
+  it('counts a prompt FILE and marks the count approximate when the model tokenizer is missing', async () => {
+    const text = 'Summarise the following report in three bullet points.';
+    const r = await run(['estimate', 'a.prompt', '--provider', 'anthropic', '--model', 'claude-haiku-4.5', '--json'], { 'a.prompt': text });
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { inputTokens: number; tokensExact: boolean; notes: string[] };
+    assert.ok(out.inputTokens > 5 && out.inputTokens < 20);
+    assert.equal(out.tokensExact, false);
+    const gpt = JSON.parse((await run(['estimate', 'a.prompt', '--provider', 'openai', '--model', 'gpt-4o', '--json'], { 'a.prompt': text })).stdout) as { tokensExact: boolean; tokenizer: string };
+    assert.deepEqual([gpt.tokensExact, gpt.tokenizer], [true, 'o200k_base']);
+  });
+
+  it('prints a readable report with warm and cold TTFT', async () => {
+    const r = await run(['estimate', '--tokens', '3000', '--cached', '2048', '--provider', 'openai', '--model', 'gpt-4o']);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /TTFT:\s+warm .* cold /);
+    assert.match(r.stdout, /per 1,000 calls/);
+  });
+
+  it('unknown ids exit 2 with the closest valid ids on one line', async () => {
+    const r = await run(['estimate', '--tokens', '10', '--model', 'llama-3.1-70b', '--hardware', 'h100-sxn']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^prompt-lens estimate: unknown hardware 'h100-sxn'; did you mean h100-sxm.*\?\n$/);
+    const p = await run(['estimate', '--tokens', '10', '--provider', 'opnai', '--model', 'gpt-4o']);
+    assert.equal(p.code, 2);
+    assert.match(p.stderr, /did you mean openai\/gpt-4o/);
+  });
+
+  it('bad usage exits 2: FILE and --tokens together, neither, bad numbers, mixed target flags', async () => {
+    for (const args of [
+      ['estimate', 'a.prompt', '--tokens', '5', '--provider', 'openai', '--model', 'gpt-4o'],
+      ['estimate', '--provider', 'openai', '--model', 'gpt-4o'],
+      ['estimate', '--tokens', '-5', '--provider', 'openai', '--model', 'gpt-4o'],
+      ['estimate', '--tokens', '5', '--cached', '9', '--provider', 'openai', '--model', 'gpt-4o'],
+      ['estimate', '--tokens', '5', '--provider', 'openai', '--model', 'gpt-4o', '--gpus', '2'],
+      ['estimate', '--tokens', '5', '--model', 'llama-3.1-8b'],
+      ['estimate', '--tokens', '5', '--model', 'llama-3.1-8b', '--hardware', 'l4', '--concurrency', '0'],
+    ]) {
+      const r = await run(args, { 'a.prompt': 'hi' });
+      assert.equal(r.code, 2, args.join(' '));
+      assert.equal(r.stderr.split('\n').length, 2, r.stderr);
+    }
+  });
+
+  it('--table adds and overrides rows; invalid rows are reported and skipped', async () => {
+    const h100 = hardwareFile.hardware.find((h) => h.id === 'h100-sxm')!;
+    const table = JSON.stringify({ hardware: [{ ...h100, id: 'my-gpu', memoryBandwidth: h100.memoryBandwidth * 2 }, { ...h100, id: 'broken', flops: { bf16: -1 } }] });
+    const base = ['estimate', '--tokens', '100', '--model', 'llama-3.1-8b', '--output-tokens', '10', '--json'];
+    const mine = await run([...base, '--hardware', 'my-gpu', '--table', 't.json'], { 't.json': table });
+    assert.equal(mine.code, 0);
+    assert.match(mine.stderr, /t\.json: hardware\[1\]\.flops\.bf16 \(broken\): .*row skipped/);
+    const stock = await run([...base, '--hardware', 'h100-sxm']);
+    const tpot = (s: string) => (JSON.parse(s) as { tpotMs: { p50: number } }).tpotMs.p50;
+    assert.ok(tpot(mine.stdout) < tpot(stock.stdout));
+    const unreadable = await run([...base, '--hardware', 'h100-sxm', '--table', 'missing.json']);
+    assert.equal(unreadable.code, 2);
+    const notJson = await run([...base, '--hardware', 'h100-sxm', '--table', 'bad.json'], { 'bad.json': '{' });
+    assert.equal(notJson.code, 2);
+    assert.match(notJson.stderr, /not valid JSON/);
+  });
+});
+
+describe('prompt-lens targets', () => {
+  it('lists models, hardware and providers as JSON', async () => {
+    const r = await run(['targets', '--json']);
+    assert.equal(r.code, 0);
+    const out = JSON.parse(r.stdout) as { models: { id: string }[]; hardware: { id: string }[]; providers: { id: string }[] };
+    assert.ok(out.models.some((m) => m.id === 'deepseek-v3'));
+    assert.ok(out.hardware.some((h) => h.id === 'mi300x'));
+    assert.ok(out.providers.some((p) => p.id === 'anthropic/claude-sonnet-4.5'));
+  });
+
+  it('prints a readable list by default', async () => {
+    const r = await run(['targets']);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /MODEL@\[Nx\]HARDWARE\[:PRECISION\]/);
+    assert.match(r.stdout, /h100-sxm/);
+  });
+});

@@ -1,0 +1,279 @@
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { measureRequest, type MeasureOptions } from '../../../../src/core/bench/client';
+import type { EndpointKind } from '../../../../src/core/bench/endpoints';
+import { buildStreamRequest } from '../../../../src/core/bench/runner';
+import { chatChunk, scriptedServer, sleep, sse, writeSlowly, type ScriptedServer } from '../../helpers/scriptedServer';
+
+const KEY = 'sk-test-7f3a9c1e5b2d4a6f';
+const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
+const request = (url: string, kind: EndpointKind = 'openai-chat') =>
+  buildStreamRequest({ name: 't', kind, baseUrl: url, model: 'm' }, KEY, [{ role: 'user', content: 'Hi?' }], 16);
+const options = (extra: Partial<MeasureOptions> = {}): MeasureOptions => ({ timeoutMs: 2000, countTokens: countWords, secrets: [KEY], ...extra });
+
+describe('streaming client against a local scripted server', () => {
+  let server: ScriptedServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('openai-chat: TTFT at the first content token (not the role chunk), ITLs, usage tokens, key sent as bearer', async () => {
+    server = await scriptedServer((_req, res) =>
+      writeSlowly(res, [
+        [0, sse({ choices: [{ index: 0, delta: { role: 'assistant', content: '' } }] })],
+        [60, sse(chatChunk('Hello'))],
+        [20, sse(chatChunk(' there'))],
+        [20, sse(chatChunk(' friend'), { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })],
+        [150, sse({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 5 } }, '[DONE]')],
+      ]),
+    );
+    const r = await measureRequest(request(`${server.url}/v1`), options());
+    assert.equal(r.ok, true, r.error?.message);
+    const viaFetch = await measureRequest(request(`${server.url}/v1`), options({ fetch: globalThis.fetch }));
+    assert.deepEqual([viaFetch.ok, viaFetch.outputTokens, viaFetch.itlMs.length], [true, 5, 2]);
+    assert.equal(server.seen[0]!.url, '/v1/chat/completions');
+    assert.equal(server.seen[0]!.headers.authorization, `Bearer ${KEY}`);
+    assert.ok(r.ttftMs! - r.ttfbMs! >= 40, `ttfb ${r.ttfbMs} ttft ${r.ttftMs}`);
+    assert.ok(r.ttftMs! >= 55, `ttft ${r.ttftMs}`);
+    assert.equal(r.itlMs.length, 2);
+    // The usage trailer arrives 150 ms after the last token and must not extend E2E.
+    assert.ok(r.e2eMs! - r.ttftMs! < 120, `e2e-ttft ${r.e2eMs! - r.ttftMs!}`);
+    assert.deepEqual([r.outputTokens, r.outputTokensSource, r.inputTokens, r.finishReason], [5, 'usage', 3, 'stop']);
+    assert.ok(Math.abs(r.tpotMs! - (r.e2eMs! - r.ttftMs!) / 4) < 1e-9);
+  });
+
+  it('reads a finished stream to its end so keep-alive reuses the connection', async () => {
+    server = await scriptedServer(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(sse(chatChunk('hi'), '[DONE]'));
+      await sleep(1);
+      res.end();
+    });
+    for (let i = 0; i < 6; i++) assert.equal((await measureRequest(request(server.url), options())).ok, true);
+    assert.ok(server.connections <= 3, `${server.connections} connections for 6 sequential requests`);
+  });
+
+  it('anthropic-messages: x-api-key header and the event stream, output tokens from message_delta', async () => {
+    const ev = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+    server = await scriptedServer((_req, res) =>
+      writeSlowly(res, [
+        [0, ev('message_start', { type: 'message_start', message: { usage: { input_tokens: 9, output_tokens: 1 } } })],
+        [0, ev('ping', { type: 'ping' })],
+        [10, ev('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } })],
+        [10, ev('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: ' you' } })],
+        [0, ev('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 3 } })],
+        [0, ev('message_stop', { type: 'message_stop' })],
+      ]),
+    );
+    const r = await measureRequest(request(`${server.url}/v1`, 'anthropic-messages'), options());
+    assert.equal(r.ok, true, r.error?.message);
+    assert.equal(server.seen[0]!.headers['x-api-key'], KEY);
+    assert.equal(server.seen[0]!.headers.authorization, undefined);
+    assert.deepEqual([r.outputTokens, r.inputTokens, r.finishReason, r.itlMs.length], [3, 9, 'end_turn', 1]);
+  });
+
+  it('openai-completions and ollama NDJSON streams; without usage the text is counted', async () => {
+    server = await scriptedServer((req, res) =>
+      req.url.endsWith('/completions')
+        ? writeSlowly(res, [[5, sse({ choices: [{ index: 0, text: 'one two' }] }, { choices: [{ index: 0, text: ' three' }] }, '[DONE]')]])
+        : writeSlowly(
+            res,
+            [[5, '{"message":{"role":"assistant","content":"a b"},"done":false}\n{"message":{"content":" c"},"done":false}\n{"message":{"content":""},"done":true,"done_reason":"stop"}']],
+            'application/x-ndjson',
+          ),
+    );
+    const completions = await measureRequest(request(`${server.url}/v1`, 'openai-completions'), options());
+    assert.deepEqual([completions.ok, completions.outputTokens, completions.outputTokensSource], [true, 3, 'counted']);
+    const ollama = await measureRequest(request(server.url, 'ollama-chat'), options());
+    assert.deepEqual([ollama.ok, ollama.outputTokens, ollama.finishReason], [true, 3, 'stop']);
+    assert.equal(server.seen[1]!.url, '/api/chat');
+  });
+
+  it('429 with retry-after: an http error with the endpoint message and the wait, key redacted', async () => {
+    server = await scriptedServer((req, res) => {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' });
+      res.end(JSON.stringify({ error: { message: `Rate limit reached for key ${req.headers.authorization?.slice(7)}` } }));
+    });
+    const r = await measureRequest(request(server.url), options());
+    assert.deepEqual([r.ok, r.error?.class, r.error?.status, r.error?.retryAfterMs], [false, 'http', 429, 7000]);
+    assert.match(r.error!.message, /HTTP 429 rate limited: Rate limit reached for key \[redacted\]; retry after 7 s/);
+    assert.ok(!JSON.stringify(r).includes(KEY));
+  });
+
+  it('500, 401 and 404 keep the status and the endpoint message (a plain-text body too)', async () => {
+    const statuses = [500, 401, 404];
+    server = await scriptedServer((_req, res) => {
+      const status = statuses[server!.seen.length - 1]!;
+      res.writeHead(status, { 'content-type': 'text/plain' });
+      res.end(`upstream said ${status}`);
+    });
+    for (const status of statuses) {
+      const r = await measureRequest(request(server.url), options());
+      assert.equal(r.error?.status, status);
+      assert.match(r.error!.message, new RegExp(`^HTTP ${status} .*: upstream said ${status}$`));
+    }
+  });
+
+  it('an HTML page or a JSON body with status 200 is "not an event stream", with what it said', async () => {
+    server = await scriptedServer((_req, res) => {
+      const html = server!.seen.length === 1;
+      res.writeHead(200, { 'content-type': html ? 'text/html' : 'application/json' });
+      res.end(html ? '<!DOCTYPE html><html><head><title>Sign in</title></head></html>' : '{"error":{"message":"streaming unsupported"}}');
+    });
+    const html = await measureRequest(request(server.url), options());
+    assert.equal(html.error?.class, 'not-event-stream');
+    assert.match(html.error!.message, /got text\/html: an HTML page titled "Sign in"/);
+    const json = await measureRequest(request(server.url), options());
+    assert.match(json.error!.message, /application\/json: streaming unsupported/);
+  });
+
+  it('a redirect to another host is not followed, so the key never reaches it', async () => {
+    const other = await scriptedServer((_req, res) => {
+      res.end('stolen');
+    });
+    try {
+      server = await scriptedServer((_req, res) => {
+        res.writeHead(307, { location: `${other.url.replace('127.0.0.1', 'localhost')}/v1/chat/completions?token=abc` });
+        res.end();
+      });
+      // Both the default node:http transport and the global fetch adapter must refuse to follow.
+      for (const transport of [{}, { fetch: globalThis.fetch }]) {
+        const r = await measureRequest(request(server.url), options(transport));
+        assert.equal(r.error?.class, 'redirect');
+        assert.match(r.error!.message, /307 redirect to http:\/\/localhost:\d+ not followed/);
+        assert.doesNotMatch(r.error!.message, /token=abc/);
+      }
+      assert.equal(other.seen.length, 0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('connection refused and DNS failure are connection errors that say which', async () => {
+    const gone = await scriptedServer(() => undefined);
+    await gone.close();
+    const refused = await measureRequest(request(gone.url), options());
+    assert.equal(refused.error?.class, 'connection');
+    assert.match(refused.error!.message, /connection refused/);
+    const dnsFailure = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('getaddrinfo ENOTFOUND nope.invalid'), { code: 'ENOTFOUND' }) });
+    const dns = await measureRequest(request('http://nope.invalid'), options({ fetch: () => Promise.reject(dnsFailure) }));
+    assert.deepEqual([dns.error?.class, dns.error?.message], ['connection', 'DNS lookup failed: unknown host (ENOTFOUND)']);
+  });
+
+  it('a compressed stream is decoded; gzip that lies is a bad stream', async () => {
+    const body = sse(chatChunk('zipped'), '[DONE]');
+    server = await scriptedServer((req, res) => {
+      const lying = server!.seen.length === 2;
+      assert.equal(req.headers['accept-encoding'], 'identity');
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+      res.end(lying ? body : gzipSync(body));
+    });
+    const honest = await measureRequest(request(server.url), options());
+    assert.deepEqual([honest.ok, honest.outputTokens], [true, 1]);
+    const lying = await measureRequest(request(server.url), options());
+    assert.equal(lying.error?.class, 'bad-stream');
+    assert.match(lying.error!.message, /not valid gzip data \(Z_DATA_ERROR\)/);
+  });
+
+  it('a connection reset mid-stream is a connection error that keeps the TTFT seen so far', async () => {
+    server = await scriptedServer(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(sse(chatChunk('partial')));
+      await sleep(20);
+      res.socket?.destroy();
+    });
+    const r = await measureRequest(request(server.url), options());
+    assert.equal(r.error?.class, 'connection');
+    assert.match(r.error!.message, /stream broke after 1 content chunks/);
+    assert.ok(r.ttftMs !== undefined);
+  });
+
+  it('a stalled stream times out; cancelling aborts at once', async () => {
+    server = await scriptedServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(sse(chatChunk('first')));
+    });
+    const stalled = await measureRequest(request(server.url), options({ timeoutMs: 150 }));
+    assert.equal(stalled.error?.class, 'timeout');
+    assert.match(stalled.error!.message, /within 150 ms/);
+
+    const cancel = new AbortController();
+    const started = performance.now();
+    setTimeout(() => cancel.abort(), 40);
+    const cancelled = await measureRequest(request(server.url), options({ timeoutMs: 5000, signal: cancel.signal }));
+    assert.equal(cancelled.error?.class, 'cancelled');
+    assert.ok(performance.now() - started < 1000);
+  });
+
+  it('error event inside a 200 stream, malformed JSON and a 10 MB line without newline are failures', async () => {
+    const bodies = [
+      sse(chatChunk('a'), { error: { message: `stream failed for key ${KEY}`, code: 'bad_request' } }),
+      sse(chatChunk('a')) + 'data: {"choices": [\n\n',
+      `data: ${'x'.repeat(10 * 1024 * 1024)}`,
+    ];
+    server = await scriptedServer((_req, res) => writeSlowly(res, [[0, bodies[server!.seen.length - 1]!]]));
+    const inStream = await measureRequest(request(server.url), options());
+    assert.equal(inStream.error?.class, 'stream-error');
+    assert.equal(inStream.error?.message, 'the endpoint reported an error inside the stream: stream failed for key [redacted] (bad_request)');
+    const malformed = await measureRequest(request(server.url), options());
+    assert.equal(malformed.error?.class, 'bad-stream');
+    const huge = await measureRequest(request(server.url), options());
+    assert.equal(huge.error?.class, 'bad-stream');
+    assert.match(huge.error!.message, /without a line end/);
+  });
+});
+
+describe('streaming client with a scripted clock', () => {
+  /** A fetch whose body delivers each chunk at a scripted clock time, and the clock itself. */
+  function scripted(chunks: Array<[at: number, text: string]>, contentType = 'text/event-stream') {
+    let t = 0;
+    const now = () => t;
+    let i = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = chunks[i++];
+        if (!next) return controller.close();
+        t = next[0];
+        controller.enqueue(new TextEncoder().encode(next[1]));
+      },
+    }, { highWaterMark: 0 }); // pull only when the client reads, so the clock moves with each read
+    const fetch = async () => new Response(body, { status: 200, headers: { 'content-type': contentType } });
+    return { now, fetch };
+  }
+  const run = (chunks: Array<[number, string]>, extra: Partial<MeasureOptions> = {}) =>
+    measureRequest(request('http://scripted'), options({ ...scripted(chunks), ...extra }));
+
+  it('E2E − TTFT equals the sum of ITLs, and the usage trailer does not extend E2E', async () => {
+    const r = await run([
+      [3, sse({ choices: [{ index: 0, delta: { role: 'assistant', content: '' } }] })],
+      [100, sse(chatChunk('a'))],
+      [125, sse(chatChunk(' b'), chatChunk(' c'))],
+      [190, sse(chatChunk(' d'))],
+      [900, sse({ choices: [], usage: { completion_tokens: 4 } }, '[DONE]')],
+    ]);
+    assert.deepEqual([r.ttfbMs, r.ttftMs, r.e2eMs, r.itlMs], [3, 100, 190, [25, 0, 65]]);
+    assert.equal(r.e2eMs! - r.ttftMs!, r.itlMs.reduce((s, v) => s + v, 0));
+    assert.equal(r.tpotMs, (190 - 100) / 3);
+  });
+
+  it('a usage-only stream is a failure (no content), not a zero-latency success', async () => {
+    const r = await run([[50, sse({ choices: [{ index: 0, delta: { role: 'assistant' } }] }, { choices: [], usage: { completion_tokens: 0 } }, '[DONE]')]]);
+    assert.equal(r.ok, false);
+    assert.equal(r.error?.class, 'no-content');
+  });
+
+  it('an Anthropic error event in a 200 stream is a failure', async () => {
+    const r = await measureRequest(
+      buildStreamRequest({ name: 't', kind: 'anthropic-messages', baseUrl: 'http://scripted', model: 'm' }, KEY, [{ role: 'user', content: 'x' }], 8),
+      options(scripted([[10, 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n']])),
+    );
+    assert.deepEqual([r.ok, r.error?.class], [false, 'stream-error']);
+    assert.match(r.error!.message, /Overloaded/);
+  });
+
+  it('one output token gives no TPOT; without usage the counting function decides', async () => {
+    const r = await run([[40, sse(chatChunk('word'), '[DONE]')]]);
+    assert.deepEqual([r.ttftMs, r.e2eMs, r.outputTokens, r.outputTokensSource, r.tpotMs], [40, 40, 1, 'counted', undefined]);
+  });
+});

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { estimate, type Range } from '../../../../src/core/estimate';
+import { target } from './helpers';
+
+const ordered = (r: Range) => assert.ok(r.low <= r.p50 && r.p50 <= r.high, JSON.stringify(r));
+
+describe('estimate', () => {
+  it('every latency carries a low–high range around p50', () => {
+    for (const id of ['llama-3.1-8b@l4', 'mixtral-8x7b@2xa100-80gb', 'openai/gpt-4o', 'gpt-oss-120b@h100-sxm']) {
+      const e = estimate(target(id), { inputTokens: 3000, cachedTokens: 1000, outputTokens: 100, concurrency: 4 });
+      for (const r of [e.ttftMs, e.coldTtftMs, e.tpotMs, e.e2eMs]) ordered(r);
+      assert.ok(e.ttftMs.high > e.ttftMs.low, id);
+    }
+  });
+
+  it('shows warm and cold side by side: cached tokens cut TTFT and cost', () => {
+    const self = estimate(target('llama-3.1-70b@4xh100-sxm:fp8'), { inputTokens: 20_000, cachedTokens: 18_000 });
+    assert.ok(self.ttftMs.p50 < self.coldTtftMs.p50);
+    assert.ok(self.prefillFlops!.total < self.coldPrefillFlops!.total);
+    const api = estimate(target('openai/gpt-4.1'), { inputTokens: 20_000, cachedTokens: 18_000 });
+    assert.ok(api.ttftMs.p50 < api.coldTtftMs.p50);
+    assert.ok(api.costUsd < api.providerCost!.cold.totalUsd);
+  });
+
+  it('a prefix below the provider minimum is timed and billed as cold, with a note', () => {
+    const e = estimate(target('openai/gpt-4o'), { inputTokens: 2000, cachedTokens: 1000 });
+    assert.equal(e.ttftMs.p50, e.coldTtftMs.p50);
+    assert.equal(e.costUsd, e.providerCost!.cold.totalUsd);
+    assert.match(e.notes.join('\n'), /below openai\/gpt-4o's 1024-token minimum/);
+  });
+
+  it('E2E = TTFT + TPOT × output tokens', () => {
+    const e = estimate(target('qwen3-32b@h100-sxm'), { inputTokens: 1000, outputTokens: 300 });
+    assert.ok(Math.abs(e.e2eMs.p50 - (e.ttftMs.p50 + 300 * e.tpotMs.p50)) < 1e-9);
+  });
+
+  it('concurrency: simultaneous compute-bound prefills queue, so p99 > p50 and both grow with C', () => {
+    const at = (c: number) => estimate(target('llama-3.1-70b@4xh100-sxm'), { inputTokens: 8000, concurrency: c }).concurrencyTtftMs;
+    const one = at(1);
+    const many = at(16);
+    assert.equal(one.p50, one.p99);
+    assert.ok(many.p50 > 4 * one.p50 && many.p99 > many.p50);
+  });
+
+  it('a calibrated profile overrides the modelled latency for its target', () => {
+    const calibration = { ttftBaseMs: 100, msPerInputToken: 0.5, msPerInputToken2: 1e-5, tpotMs: 20, date: '2026-11-01' };
+    const e = estimate(target('llama-3.1-8b@h100-sxm'), { inputTokens: 1000, cachedTokens: 0, calibration });
+    assert.equal(e.calibrated, true);
+    assert.equal(e.ttftMs.p50, 100 + 0.5 * 1000 + 1e-5 * 1000 * 1000);
+    assert.equal(e.tpotMs.p50, 20);
+    const api = estimate(target('openai/gpt-4o'), { inputTokens: 2000, calibration });
+    assert.equal(api.ttftMs.p50, 100 + 0.5 * 2000 + 1e-5 * 2000 * 2000);
+  });
+
+  it('flags prompts over the context window and weights that do not fit', () => {
+    const e = estimate(target('llama-3.1-405b@h100-sxm:fp8'), { inputTokens: 200_000 });
+    const notes = e.notes.join('\n');
+    assert.match(notes, /do not fit/);
+    assert.match(notes, /context window/);
+  });
+
+  it('self-hosted cost is GPU-hours × $/hour shared by the concurrent requests', () => {
+    const one = estimate(target('llama-3.1-8b@h100-sxm'), { inputTokens: 1000, concurrency: 1 });
+    const eight = estimate(target('llama-3.1-8b@h100-sxm'), { inputTokens: 1000, concurrency: 8 });
+    assert.ok(eight.costUsd < one.costUsd);
+    assert.ok(Math.abs(one.costUsd - (3.99 * one.e2eMs.p50) / 3_600_000) < 1e-12);
+  });
+});
