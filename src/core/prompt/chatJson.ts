@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { buildPrompt, errorAt, rawSection, verbatimOffset, type Section } from './build';
-import { zodErrors } from './settings';
 import type { ParseError, ParsedPrompt } from './types';
-import { nodeRange, parseYaml } from './yaml';
+import { nodeRange, parseYaml, schemaErrors } from './yaml';
 
 const Part = z.union([z.object({ type: z.literal('text'), text: z.string() }).loose(), z.object({ type: z.string() }).loose()]);
 const Message = z.object({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
   content: z.union([z.string(), z.array(Part), z.null()]).optional(),
 }).loose();
-const ChatJson = z.union([z.object({ messages: z.array(Message), model: z.string().optional() }).loose(), z.array(Message)]);
+const ChatRequest = z.object({ messages: z.array(Message), model: z.string().optional() }).loose();
+const BareMessages = z.array(Message);
 
 /** OpenAI-shaped chat JSON: `{ "messages": [...] }` or a bare array; content may be a string or parts. */
 export function parseChatJson(text: string, patterns: readonly RegExp[]): ParsedPrompt {
@@ -20,17 +20,19 @@ export function parseChatJson(text: string, patterns: readonly RegExp[]): Parsed
   } catch (error) {
     return buildPrompt('chat-json', [rawSection(text)], {}, [jsonError(error, text)], patterns);
   }
-  const parsed = ChatJson.safeParse(value);
-  if (!parsed.success) return buildPrompt('chat-json', [rawSection(text)], {}, zodErrors(parsed.error, whole, 'chat JSON'), patterns);
-
-  // JSON is YAML, and the YAML parser keeps node positions: used only to place messages in the file.
+  // JSON is YAML, and the YAML parser keeps node positions: used only to place messages and errors.
   const located = parseYaml(text, 0);
+  const rangeOf = (path: readonly PropertyKey[]) => (located.errors.length === 0 ? nodeRange(located.doc, path, 0) : undefined) ?? whole;
+  // Picking the schema by shape (rather than a union) keeps errors specific: `messages[0].role: …`.
+  const parsed = Array.isArray(value) ? BareMessages.safeParse(value) : ChatRequest.safeParse(value);
+  if (!parsed.success) return buildPrompt('chat-json', [rawSection(text)], {}, schemaErrors(parsed.error, 'chat JSON', rangeOf), patterns);
+
   const root = Array.isArray(parsed.data) ? [] : ['messages'];
   const messages = Array.isArray(parsed.data) ? parsed.data : parsed.data.messages;
   const model = Array.isArray(parsed.data) ? undefined : parsed.data.model;
   const errors: ParseError[] = [];
   const sections: Section[] = messages.map((m, i) => {
-    const range = (located.errors.length === 0 ? nodeRange(located.doc, [...root, i], 0) : undefined) ?? whole;
+    const range = rangeOf([...root, i]);
     const parts = typeof m.content === 'string' ? [m.content] : (m.content ?? []).flatMap((p) => ('text' in p && typeof p.text === 'string' ? [p.text] : []));
     const skipped = Array.isArray(m.content) ? m.content.length - parts.length : 0;
     if (skipped > 0) errors.push(errorAt(`messages[${i}]: ${skipped} non-text content part(s) (images, audio) are not counted`, range, 'warning'));

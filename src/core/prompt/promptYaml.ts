@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { buildPrompt, rawSection, verbatimOffset, type Section } from './build';
-import { zodErrors } from './settings';
 import type { ParsedPrompt } from './types';
-import { nodeRange, parseYaml } from './yaml';
+import { nodeRange, parseYaml, schemaErrors } from './yaml';
 
 const Role = z.enum(['system', 'developer', 'user', 'assistant', 'tool']);
 
@@ -19,7 +18,7 @@ export function parsePromptYaml(text: string, patterns: readonly RegExp[]): Pars
   if (yaml.errors.length > 0) return buildPrompt('prompt-yaml', [rawSection(text)], {}, yaml.errors, patterns);
   const parsed = PromptYaml.safeParse(yaml.value ?? {});
   if (!parsed.success) {
-    const errors = zodErrors(parsed.error, whole, '.prompt.yml').map((e, i) => ({ ...e, range: nodeRange(yaml.doc, parsed.error.issues[i]?.path.map((p) => (typeof p === 'number' ? p : String(p))) ?? [], 0) ?? whole }));
+    const errors = schemaErrors(parsed.error, '.prompt.yml', (path) => nodeRange(yaml.doc, path, 0) ?? whole);
     return buildPrompt('prompt-yaml', [rawSection(text)], {}, errors, patterns);
   }
   const { model, messages, testData } = parsed.data;

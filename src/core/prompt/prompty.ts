@@ -13,7 +13,7 @@ export function parseFrontMatterPrompt(format: PromptFormat, text: string, patte
   const split = splitFrontMatter(text);
   if (!split.yaml) return buildPrompt(format, bodySections(text, 0), {}, [], patterns);
   const yaml = parseYaml(split.yaml.text, split.yaml.range.start);
-  const settings = yaml.errors.length === 0 ? readPromptySettings(yaml.value, split.yaml.range) : { errors: [] };
+  const settings = yaml.errors.length === 0 ? readPromptySettings(yaml, split.yaml.range) : { errors: [] };
   const { errors, ...promptSettings } = settings;
   return buildPrompt(format, bodySections(split.body, split.bodyOffset), promptSettings, [...yaml.errors, ...errors], patterns);
 }

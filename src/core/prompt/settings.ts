@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ParseError, SourceRange } from './types';
+import { nodeRange, schemaErrors, type YamlResult } from './yaml';
 
 const record = z.record(z.string(), z.unknown());
 
@@ -24,11 +25,12 @@ export interface ReadSettings {
   errors: ParseError[];
 }
 
-/** Reads Prompty (and `.prompt.md`) front matter; wrong shapes become errors naming the field. */
-export function readPromptySettings(value: unknown, range: SourceRange): ReadSettings {
+/** Reads Prompty (and `.prompt.md`) front matter; wrong shapes become errors naming the field, at its node. */
+export function readPromptySettings(yaml: YamlResult, range: SourceRange): ReadSettings {
+  const value = yaml.value;
   if (value === undefined || value === null) return { errors: [] };
   const parsed = PromptyFrontMatter.safeParse(value);
-  if (!parsed.success) return { errors: zodErrors(parsed.error, range, 'front matter') };
+  if (!parsed.success) return { errors: schemaErrors(parsed.error, 'front matter', (path) => nodeRange(yaml.doc, path, range.start) ?? range) };
   const fm = parsed.data;
   const model = typeof fm.model === 'string' ? fm.model : (fm.model?.configuration?.model ?? fm.model?.configuration?.azure_deployment ?? fm.model?.configuration?.name ?? fm.model?.id);
   const errors: ParseError[] = [];
@@ -45,6 +47,3 @@ export function readPromptySettings(value: unknown, range: SourceRange): ReadSet
   return { ...(model ? { model } : {}), ...(sample ? { sample } : {}), errors };
 }
 
-export function zodErrors(error: z.ZodError, range: SourceRange, where: string): ParseError[] {
-  return error.issues.map((issue) => ({ message: `${where}${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${issue.message}`, range, severity: 'error' as const }));
-}

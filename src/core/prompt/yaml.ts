@@ -1,5 +1,6 @@
 import { parseDocument, type Document } from 'yaml';
-import type { ParseError } from './types';
+import type { z } from 'zod';
+import type { ParseError, SourceRange } from './types';
 
 /** Caps alias expansion so a "billion laughs" document fails fast instead of hanging. */
 const MAX_ALIAS_COUNT = 100;
@@ -31,8 +32,17 @@ export function parseYaml(source: string, offset: number): YamlResult {
 }
 
 /** The source range of the node at `path` in a parsed document, shifted by `offset`; undefined when absent. */
-export function nodeRange(doc: Document, path: readonly (string | number)[], offset: number): { start: number; end: number } | undefined {
-  const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
+export function nodeRange(doc: Document, path: readonly PropertyKey[], offset: number): SourceRange | undefined {
+  const node = doc.getIn(path.map((p) => (typeof p === 'number' ? p : String(p))), true) as { range?: [number, number, number] } | undefined;
   if (!node || typeof node !== 'object' || !node.range) return undefined;
   return { start: offset + node.range[0], end: offset + node.range[1] };
+}
+
+/** Schema failures as errors that name the field (`where.messages[0].role: …`) and point at it via `rangeOf`. */
+export function schemaErrors(error: z.ZodError, where: string, rangeOf: (path: readonly PropertyKey[]) => SourceRange): ParseError[] {
+  return error.issues.map((issue) => ({
+    message: `${where}${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${issue.message}`,
+    range: rangeOf(issue.path),
+    severity: 'error',
+  }));
 }

@@ -70,6 +70,17 @@ describe('parsePrompt', () => {
     assert.equal(parsed.messages[0]?.text, text, 'raw text kept for a best-effort count');
   });
 
+  it('schema errors in Prompty front matter and chat JSON point at the offending node', () => {
+    const prompty = '---\nmodel:\n  id: 42\n---\nuser:\nhi\n';
+    const fm = parsePrompt('a.prompty', prompty).errors[0];
+    assert.match(fm?.message ?? '', /^front matter\.model/);
+    assert.equal(prompty.slice(fm?.range.start, fm?.range.end), 'id: 42');
+    const json = '{"messages": [{"role": "robot", "content": "x"}]}';
+    const chat = parsePrompt('a.json', json).errors[0];
+    assert.match(chat?.message ?? '', /^chat JSON\.messages\[0\]\.role: /);
+    assert.equal(json.slice(chat?.range.start, chat?.range.end), '"robot"');
+  });
+
   it('a billion-laughs YAML fails fast with an error instead of hanging', () => {
     const started = performance.now();
     const { parsed } = parse('laughs.prompt.yml');
