@@ -2,34 +2,45 @@ import type { ChatRole, SourceRange } from './types';
 
 export interface RoleSection {
   role: ChatRole;
-  /** The section text with surrounding blank lines and whitespace trimmed. */
+  /** The section text without its leading and trailing line breaks (Prompty's rule). */
   text: string;
   range: SourceRange;
 }
 
-/** `system:` / `user:` / `assistant:` (also developer, tool) alone on a line, as Prompty writes them. */
-const ROLE_LINE = /^[ \t]*(system|developer|user|assistant|tool)[ \t]*:[ \t]*\r?$/gim;
+/**
+ * A role marker alone on its line, as Prompty writes them: `system:`, `user:`, `assistant:`,
+ * `developer:`, case-insensitive, optionally as a Markdown heading (`# user:`) and with attributes
+ * (`user[name="Ada"]:`). Each part can match in one way only, so hostile lines stay linear.
+ */
+const ROLE_LINE = /^[ \t]*(?:#[ \t]*)?(system|developer|user|assistant)(?:\[[^\]\r\n]*\])?[ \t]*:[ \t]*\r?$/gim;
 
 /**
- * Splits text at role-marker lines. Returns undefined when there are none (the caller then keeps
- * the exact text as one message). Text before the first marker, if any, is a user message.
+ * Splits text at role-marker lines; undefined when there are none (the caller then keeps the exact
+ * text as one message). Text before the first marker is a system message, as in Prompty.
  */
 export function splitRoleSections(text: string, offset: number): RoleSection[] | undefined {
   const markers = [...text.matchAll(ROLE_LINE)];
   if (markers.length === 0) return undefined;
   const sections: RoleSection[] = [];
   const push = (role: ChatRole, from: number, to: number): void => {
-    const raw = text.slice(from, to);
-    const lead = raw.length - raw.trimStart().length;
-    const trimmed = raw.trim();
-    if (trimmed.length === 0 && from === 0) return;
-    sections.push({ role, text: trimmed, range: { start: offset + from + lead, end: offset + from + lead + trimmed.length } });
+    const [start, end] = withoutEdgeLineBreaks(text, from, to);
+    sections.push({ role, text: text.slice(start, end), range: { start: offset + start, end: offset + end } });
   };
-  push('user', 0, (markers[0] as RegExpMatchArray).index ?? 0);
+  const firstMarker = markers[0]?.index ?? 0;
+  if (text.slice(0, firstMarker).trim().length > 0) push('system', 0, firstMarker);
   markers.forEach((marker, i) => {
-    const next = markers[i + 1];
     const start = (marker.index ?? 0) + marker[0].length;
-    push((marker[1] as string).toLowerCase() as ChatRole, start, next?.index ?? text.length);
+    push((marker[1] as string).toLowerCase() as ChatRole, start, markers[i + 1]?.index ?? text.length);
   });
   return sections;
+}
+
+/** [from, to) less its leading and trailing line breaks; a loop, since a regex anchored at `$` goes quadratic on long runs. */
+function withoutEdgeLineBreaks(text: string, from: number, to: number): [number, number] {
+  const isBreak = (i: number): boolean => text[i] === '\n' || text[i] === '\r';
+  let start = from;
+  let end = to;
+  while (start < end && isBreak(start)) start++;
+  while (end > start && isBreak(end - 1)) end--;
+  return [start, end];
 }

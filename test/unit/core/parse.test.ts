@@ -125,13 +125,20 @@ describe('parsePrompt', () => {
 
   it('stays fast on hostile input: unclosed placeholders before long runs', () => {
     const n = 200_000;
-    for (const text of ['{{' + ' '.repeat(n), '{%' + ' '.repeat(n), '{% '.repeat(n / 3), '{{{ -'.repeat(n / 5), '---\n' + '-'.repeat(n), ' '.repeat(n) + 'user']) {
+    for (const text of ['{{' + ' '.repeat(n), '{%' + ' '.repeat(n), '{% '.repeat(n / 3), '{{{ -'.repeat(n / 5), '---\n' + '-'.repeat(n), ' '.repeat(n) + 'user', 'user:\n' + '\n'.repeat(n) + 'x', '#'.repeat(n)]) {
       for (const name of ['a.prompty', 'a.prompt.md']) {
         const started = performance.now();
         parsePrompt(name, text);
         assert.ok(performance.now() - started < 500, `${name}: ${JSON.stringify(text.slice(0, 12))}… took too long`);
       }
     }
+  });
+
+  it('role markers as Prompty writes them: headings, attributes, any case; a preamble is a system message', () => {
+    const text = 'Be brief.\n# User:\n  Hi {{ name }}\n\nassistant[name="Bot"]:\r\nHello\r\n\r\n';
+    const parsed = parsePrompt('a.prompty', text);
+    assert.deepEqual(parsed.messages.map((m) => [m.role, m.text]), [['system', 'Be brief.'], ['user', '  Hi {{ name }}'], ['assistant', 'Hello']]);
+    for (const m of parsed.messages) assert.equal(text.slice(m.range.start, m.range.end), m.text);
   });
 
   it('recognises whitespace-control and triple-brace forms', () => {
