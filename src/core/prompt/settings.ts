@@ -16,8 +16,16 @@ const PromptyFrontMatter = z.object({
     ])
     .optional(),
   sample: z.union([record, z.string()]).optional(),
-  inputs: z.record(z.string(), z.union([z.object({ sample: z.unknown().optional(), default: z.unknown().optional() }).loose(), z.unknown()])).optional(),
+  // Prompty 1 writes inputs as a map, Prompty 2 as a list of properties with a `name`.
+  inputs: z.union([z.record(z.string(), z.unknown()), z.array(z.object({ name: z.string() }).loose())]).optional(),
 }).loose();
+
+/** The value an input declares for trying the prompt out: `sample`, else `example` (Prompty 2), else `default`. */
+function inputValue(input: unknown): unknown {
+  if (input === null || typeof input !== 'object') return undefined;
+  const { sample, example, default: fallback } = input as { sample?: unknown; example?: unknown; default?: unknown };
+  return sample ?? example ?? fallback;
+}
 
 export interface ReadSettings {
   model?: string;
@@ -38,11 +46,11 @@ export function readPromptySettings(yaml: YamlResult, range: SourceRange): ReadS
   if (typeof fm.sample === 'string') {
     errors.push({ message: `front matter.sample: file reference ${JSON.stringify(fm.sample)} is not read; its variables stay unfilled`, range, severity: 'warning' });
   }
-  // `inputs.x.sample` / `inputs.x.default` fill what `sample` leaves open.
-  for (const [name, input] of Object.entries(fm.inputs ?? {})) {
-    if (sample?.[name] !== undefined || input === null || typeof input !== 'object') continue;
-    const fallback = (input as { sample?: unknown; default?: unknown }).sample ?? (input as { default?: unknown }).default;
-    if (fallback !== undefined) sample = { ...sample, [name]: fallback };
+  // Inputs' own values fill what `sample` leaves open.
+  const inputs = Array.isArray(fm.inputs) ? fm.inputs.map((input) => [input.name, input] as const) : Object.entries(fm.inputs ?? {});
+  for (const [name, input] of inputs) {
+    const value = inputValue(input);
+    if (sample?.[name] === undefined && value !== undefined) sample = { ...sample, [name]: value };
   }
   return { ...(model ? { model } : {}), ...(sample ? { sample } : {}), errors };
 }

@@ -46,6 +46,13 @@ describe('parsePrompt', () => {
     assert.equal(count.inputTokens, count.contentTokens + 2 * 3 + 3);
   });
 
+  it('prompty 2: model.id and a list of inputs with example/default values', () => {
+    const text = '---\nmodel:\n  id: llama-3.1-8b\ninputs:\n  - name: city\n    example: Lisbon\n  - name: days\n    default: 3\n  - name: budget\n---\nuser:\n{{city}} for {{days}} days on {{budget}}\n';
+    const parsed = parsePrompt('a.prompty', text);
+    assert.equal(parsed.settings.model, 'llama-3.1-8b');
+    assert.equal(parsed.messages[0]?.rendered, 'Lisbon for 3 days on {{budget}}');
+  });
+
   it('prompty with bad YAML: errors with ranges inside the front matter, body still counted', () => {
     const { text, parsed } = parse('broken.prompty');
     assert.ok(parsed.errors.length > 0);
