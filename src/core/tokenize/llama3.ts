@@ -14,9 +14,11 @@ interface Llama3Vocabulary {
  */
 export function llama3Ranks(vocabulary: Llama3Vocabulary): RawBytePairRanks {
   const byteOf = byteLevelDecoder();
+  // ignoreBOM: token 62619 is "\uFEFF\n", which a BOM-stripping decoder would turn into "\n".
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   return vocabulary.vocabById.slice(0, MERGEABLE_TOKENS).map((token) => {
-    const bytes = Uint8Array.from(Array.from(token, (ch) => byteOf.get(ch) ?? 0));
+    const bytes = new Uint8Array(token.length);
+    for (let i = 0; i < token.length; i++) bytes[i] = byteOf[token.charCodeAt(i)] ?? 0;
     try {
       return utf8.decode(bytes);
     } catch {
@@ -25,13 +27,11 @@ export function llama3Ranks(vocabulary: Llama3Vocabulary): RawBytePairRanks {
   });
 }
 
-/** GPT-2's byte-to-unicode table, inverted: printable bytes map to themselves, others to U+0100+. */
-function byteLevelDecoder(): Map<string, number> {
+/** GPT-2's byte-to-unicode table, inverted (char code → byte): printable bytes stand for themselves, others for U+0100 on. */
+function byteLevelDecoder(): Uint8Array {
   const printable = (b: number): boolean => (b >= 0x21 && b <= 0x7e) || (b >= 0xa1 && b <= 0xac) || (b >= 0xae && b <= 0xff);
-  const map = new Map<string, number>();
+  const table = new Uint8Array(0x200);
   let next = 0;
-  for (let b = 0; b < 256; b++) {
-    map.set(String.fromCharCode(printable(b) ? b : 256 + next++), b);
-  }
-  return map;
+  for (let b = 0; b < 256; b++) table[printable(b) ? b : 256 + next++] = b;
+  return table;
 }
