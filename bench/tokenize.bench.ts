@@ -9,6 +9,7 @@ import jsCl100k from 'js-tiktoken/ranks/cl100k_base';
 import * as gptCl100k from 'gpt-tokenizer/encoding/cl100k_base';
 import * as gptO200k from 'gpt-tokenizer/encoding/o200k_base';
 import { get_encoding } from 'tiktoken';
+import { PromptCounter } from '../src/core/promptCounter';
 import { IncrementalCounter } from '../src/core/tokenize/incremental';
 import { createTokenizer } from '../src/core/tokenize/registry';
 import { countSliced } from '../src/core/tokenize/sliced';
@@ -91,11 +92,23 @@ export async function run(): Promise<void> {
     const offset = seed % counter.currentText.length;
     updates.push(time(() => counter.apply({ offset, removed: i % 2, inserted: i % 2 ? '' : 'x' })).ms);
   }
+  // What an editor integration runs per keystroke on a plain prompt: re-parse plus incremental count.
+  const documents = new PromptCounter({ tokenizer: 'o200k_base' });
+  let text = corpus;
+  documents.count('doc', 'big.prompt', text, 0);
+  const documentUpdates: number[] = [];
+  for (let version = 1; version <= 100; version++) {
+    const offset = (version * 7919) % text.length;
+    text = `${text.slice(0, offset)}y${text.slice(offset)}`;
+    const edited = text;
+    documentUpdates.push(time(() => documents.count('doc', 'big.prompt', edited, version, [{ offset, removed: 0, inserted: 'y' }])).ms);
+  }
   const sliced = await countSliced(corpus, tokenizer);
   const fresh = tokenizer.count(counter.currentText);
   console.log(`\no200k_base, 1 MB:`);
   console.log(`- first count (fresh instance, chunk cache built): ${first.ms.toFixed(0)} ms; with vocabulary load: ${loadAndCount.ms.toFixed(0)} ms (target ≤ 1000)`);
   console.log(`- update after a one-character edit: median ${median(updates).toFixed(2)} ms, max ${Math.max(...updates).toFixed(2)} ms over 200 edits (target median ≤ 5); incremental = fresh count: ${counter.count === fresh ? 'yes' : 'NO'}`);
+  console.log(`- PromptCounter (re-parse + incremental count) after a one-character edit: median ${median(documentUpdates).toFixed(2)} ms over 100 edits`);
   console.log(`- sliced full count: longest blocking slice ${sliced.longestSliceMs.toFixed(1)} ms (target ≤ 50); same count: ${sliced.tokens === tokenizer.count(corpus) ? 'yes' : 'NO'}`);
 
   // Harder shapes: one 1 MB line of minified JSON (cuts only after letters), and 1 MB of digits

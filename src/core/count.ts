@@ -1,6 +1,5 @@
 import type { ChatRole, ParseError, ParsedPrompt } from './prompt/types';
 import { withChatOverhead } from './tokenize/chatOverhead';
-import type { TokenMemo } from './tokenize/memo';
 import { tokenizerForModel } from './tokenize/models';
 import { DEFAULT_TOKENIZER, isTokenizerId } from './tokenize/registry';
 import type { Tokenizer, TokenizerId } from './tokenize/types';
@@ -25,13 +24,17 @@ export interface PromptCount extends FileCount {
   errors: ParseError[];
 }
 
+/** Something that counts text with a given tokenizer, possibly from a cache (TokenMemo, PromptCounter). */
+export interface TextCounter {
+  count(text: string): number;
+}
+
 /**
  * Counts the messages a parsed prompt sends (placeholders filled where sample data exists). Pass a
- * TokenMemo for the same tokenizer to skip messages unchanged since an earlier count.
+ * counter for the same tokenizer (a TokenMemo) to skip messages unchanged since an earlier count.
  */
-export function countPrompt(parsed: ParsedPrompt, tokenizer: Tokenizer, memo?: TokenMemo): PromptCount {
-  const count = memo?.tokenizer === tokenizer ? (text: string) => memo.count(text) : (text: string) => tokenizer.count(text);
-  const messages = parsed.messages.map((m) => ({ role: m.role, tokens: count(m.rendered) }));
+export function countPrompt(parsed: ParsedPrompt, tokenizer: Tokenizer, counter: TextCounter = tokenizer): PromptCount {
+  const messages = parsed.messages.map((m) => ({ role: m.role, tokens: counter.count(m.rendered) }));
   const contentTokens = messages.reduce((sum, m) => sum + m.tokens, 0);
   return {
     tokenizer: tokenizer.id,

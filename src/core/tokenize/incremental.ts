@@ -25,7 +25,7 @@ export class IncrementalCounter {
   private base = 0;
 
   constructor(
-    private readonly tokenizer: Tokenizer,
+    readonly tokenizer: Tokenizer,
     private text: string,
     private readonly target = CHUNK_TARGET,
   ) {
