@@ -24,14 +24,14 @@ export interface PromptCount extends FileCount {
   errors: ParseError[];
 }
 
-/** Something that counts text with a given tokenizer, possibly from a cache (TokenMemo, PromptCounter). */
+/** Something that counts text with a given tokenizer, possibly from a cache (CountMemo, PromptCounter). */
 export interface TextCounter {
   count(text: string): number;
 }
 
 /**
  * Counts the messages a parsed prompt sends (placeholders filled where sample data exists). Pass a
- * counter for the same tokenizer (a TokenMemo) to skip messages unchanged since an earlier count.
+ * counter for the same tokenizer (a CountMemo) to skip messages unchanged since an earlier count.
  */
 export function countPrompt(parsed: ParsedPrompt, tokenizer: Tokenizer, counter: TextCounter = tokenizer): PromptCount {
   const messages = parsed.messages.map((m) => ({ role: m.role, tokens: counter.count(m.rendered) }));

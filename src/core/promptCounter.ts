@@ -2,7 +2,7 @@ import { countPrompt, tokenizerIdFor, type PromptCount } from './count';
 import { parsePrompt } from './prompt/parse';
 import type { ParsedPrompt } from './prompt/types';
 import { IncrementalCounter, type TextEdit } from './tokenize/incremental';
-import { TokenMemo } from './tokenize/memo';
+import { CountMemo } from './tokenize/countMemo';
 import { getTokenizer } from './tokenize/registry';
 import type { Tokenizer, TokenizerId } from './tokenize/types';
 
@@ -23,11 +23,11 @@ interface Entry {
 /**
  * Counts for open documents, cached per version. An edit to a plain prompt re-tokenises only the
  * chunks it touches (IncrementalCounter); other formats are re-parsed (milliseconds) and only
- * messages whose rendered text changed are re-tokenised (TokenMemo). Loads tokenizers on first use.
+ * messages whose rendered text changed are re-tokenised (CountMemo). Loads tokenizers on first use.
  */
 export class PromptCounter {
   private readonly entries = new Map<string, Entry>();
-  private readonly memos = new Map<TokenizerId, TokenMemo>();
+  private readonly memos = new Map<TokenizerId, CountMemo>();
 
   constructor(private readonly options: PromptCounterOptions = {}) {}
 
@@ -73,10 +73,10 @@ export class PromptCounter {
     return new IncrementalCounter(tokenizer, text);
   }
 
-  private memoFor(tokenizer: Tokenizer): TokenMemo {
+  private memoFor(tokenizer: Tokenizer): CountMemo {
     let memo = this.memos.get(tokenizer.id);
     if (!memo || memo.tokenizer !== tokenizer) {
-      memo = new TokenMemo(tokenizer);
+      memo = new CountMemo(tokenizer);
       this.memos.set(tokenizer.id, memo);
     }
     return memo;

@@ -13,5 +13,6 @@ export function scaledTokenizer(id: TokenizerId, base: Tokenizer, factor: number
     countBase: base.countBase,
     finish,
     count: (text) => finish(base.countBase(text)),
+    encode: base.encode,
   };
 }

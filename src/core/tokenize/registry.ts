@@ -3,7 +3,7 @@ import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer
 import { scaledTokenizer } from './approximate';
 import { bpeTokenizer } from './bpe';
 import { llama3Ranks } from './llama3';
-import { TOKENIZER_IDS, type ExactTokenizer, type ExactTokenizerId, type Tokenizer, type TokenizerId, type TokenizerInfo } from './types';
+import { TOKENIZER_IDS, type ExactTokenizerId, type Tokenizer, type TokenizerId, type TokenizerInfo } from './types';
 
 /**
  * Approximations: o200k_base counts times a factor. Factors and errors were measured on the bench
@@ -40,7 +40,7 @@ function isApproximate(id: TokenizerId): id is ApproximateId {
 }
 
 // Literal requires so the bundler can split each vocabulary into its own lazily required file.
-const EXACT_LOADERS: Record<ExactTokenizerId, () => ExactTokenizer> = {
+const EXACT_LOADERS: Record<ExactTokenizerId, () => Tokenizer> = {
   o200k_base: () => bpeTokenizer('o200k_base', defaultExport(require('gpt-tokenizer/bpeRanks/o200k_base')), O200K_TOKEN_SPLIT_REGEX),
   cl100k_base: () => bpeTokenizer('cl100k_base', defaultExport(require('gpt-tokenizer/bpeRanks/cl100k_base')), CL100K_TOKEN_SPLIT_REGEX),
   llama3: () =>
@@ -67,8 +67,6 @@ export function listTokenizers(): TokenizerInfo[] {
 }
 
 /** Loads a vocabulary on first use only (never at activation) and keeps it for later calls. */
-export function getTokenizer(id: ExactTokenizerId): ExactTokenizer;
-export function getTokenizer(id: TokenizerId): Tokenizer;
 export function getTokenizer(id: TokenizerId): Tokenizer {
   let tokenizer = loaded.get(id);
   if (!tokenizer) {
@@ -82,8 +80,6 @@ export function getTokenizer(id: TokenizerId): Tokenizer {
  * A new instance with an empty merge cache (gpt-tokenizer caches merges per instance), for cold
  * measurements and for workers; everything else should share `getTokenizer`'s.
  */
-export function createTokenizer(id: ExactTokenizerId): ExactTokenizer;
-export function createTokenizer(id: TokenizerId): Tokenizer;
 export function createTokenizer(id: TokenizerId): Tokenizer {
   return isApproximate(id) ? scaledTokenizer(id, createTokenizer('o200k_base'), APPROXIMATIONS[id].factor) : EXACT_LOADERS[id]();
 }

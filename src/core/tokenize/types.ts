@@ -12,13 +12,10 @@ export interface Tokenizer {
   finish(baseCount: number): number;
   /** `finish(countBase(text))`. */
   count(text: string): number;
-  /** Token ids; only exact tokenizers have them. */
-  encode?(text: string): number[];
-}
-
-/** The model's real tokenizer: counts and ids are the model's own. */
-export interface ExactTokenizer extends Tokenizer {
-  readonly exact: true;
+  /**
+   * Token ids. An approximation returns its base encoding's (o200k_base) ids: good enough for token
+   * positions (prefix-cache blocks), while its counts come from `count`.
+   */
   encode(text: string): number[];
 }
 

@@ -5,7 +5,7 @@ import { parsePrompt } from '../../../src/core/prompt/parse';
 import { chunkLengths } from '../../../src/core/tokenize/boundaries';
 import { IncrementalCounter } from '../../../src/core/tokenize/incremental';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
-import { TokenMemo } from '../../../src/core/tokenize/memo';
+import { CountMemo } from '../../../src/core/tokenize/countMemo';
 import { countSliced } from '../../../src/core/tokenize/sliced';
 import type { TokenizerId } from '../../../src/core/tokenize/types';
 
@@ -77,12 +77,12 @@ describe('incremental tokenisation', () => {
   });
 });
 
-describe('TokenMemo', () => {
+describe('CountMemo', () => {
   it('re-tokenises only texts it has not seen, within its size bound', () => {
     const tokenizer = getTokenizer('o200k_base');
     const seen: string[] = [];
     const spy = { ...tokenizer, count: (t: string) => (seen.push(t), tokenizer.count(t)) };
-    const memo = new TokenMemo(spy, 10);
+    const memo = new CountMemo(spy, 10);
     assert.equal(memo.count('hello world'), 2);
     assert.equal(memo.count('hello'), 1);
     assert.equal(memo.count('hello'), 1);
@@ -96,7 +96,7 @@ describe('TokenMemo', () => {
 
   it('countPrompt gives the same result with a memo, counting unchanged messages once', () => {
     const tokenizer = getTokenizer('o200k_base');
-    const memo = new TokenMemo(tokenizer);
+    const memo = new CountMemo(tokenizer);
     const before = parsePrompt('a.prompt', 'system:\nBe brief.\nuser:\nHello there');
     const after = parsePrompt('a.prompt', 'system:\nBe brief.\nuser:\nHello there, friend');
     assert.deepEqual(countPrompt(before, tokenizer, memo), countPrompt(before, tokenizer));

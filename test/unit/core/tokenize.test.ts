@@ -61,6 +61,7 @@ describe('tokenizers', () => {
     assert.equal(qwen.exact, false);
     assert.equal(qwen.countBase(text), o200k.count(text));
     assert.equal(qwen.count(text), Math.round(o200k.count(text) * 1.075));
+    assert.deepEqual(qwen.encode(text), o200k.encode(text), 'positions come from the base encoding');
     assert.ok(listTokenizers().filter((t) => !t.exact).every((t) => (t.error ?? '').length > 0), 'every approximation documents its error');
   });
 

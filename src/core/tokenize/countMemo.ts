@@ -5,7 +5,7 @@ import type { Tokenizer } from './types';
  * after an edit re-tokenises only the messages whose rendered text changed. Bounded by the total
  * length of the texts kept; the oldest go first.
  */
-export class TokenMemo {
+export class CountMemo {
   private readonly counts = new Map<string, number>();
   private kept = 0;
 
