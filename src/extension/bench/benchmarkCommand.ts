@@ -24,6 +24,8 @@ export interface BenchDeps {
   tables: ExtensionTables;
   calibrations: Calibrations;
   history: BenchHistory;
+  /** Runs in flight, so "Stop Benchmark" (and the view's Stop button) can abort them. */
+  inFlight: Set<AbortController>;
 }
 
 const LAST_ENDPOINT = 'promptLens.lastEndpoint';
@@ -106,6 +108,7 @@ export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpoin
     async (progress, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
+      deps.inFlight.add(abort);
       let lastUpdate = 0;
       const onProgress = (p: BenchProgress) => {
         const text = `${p.cache} · ${p.level} · ${p.done}/${p.total}${p.failed ? ` · ${p.failed} failed` : ''}`;
@@ -131,7 +134,7 @@ export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpoin
         onProgress,
         countTokens: (t) => tokenizer.count(t),
         ...(predicted ? { predicted } : {}),
-      });
+      }).finally(() => deps.inFlight.delete(abort));
     },
   );
   try {

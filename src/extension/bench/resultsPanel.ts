@@ -56,6 +56,8 @@ export class ResultsPanel implements vscode.Disposable {
     this.host = host;
     host.onMessage((message) => {
       if (message.type === 'export') void this.export(message.format);
+      // Only commands this view offers; a webview's messages are untrusted input.
+      if (message.type === 'command' && message.command === 'promptLens.cancelBenchmark') void vscode.commands.executeCommand(message.command);
     });
     host.onDidDispose(() => {
       if (this.host === host) this.host = undefined;

@@ -17,7 +17,7 @@ function render(state: ResultsViewState): void {
   for (const chart of charts.splice(0)) chart.destroy();
   const { result } = state;
   if (!result) {
-    replaceChildren(app, h('header', {}, h('h1', {}, 'Benchmark: ', h('span', { class: 'prompt' }, state.prompt)), h('p', { class: 'muted' }, state.endpoint), h('p', { class: 'badge running', 'data-test': 'progress' }, `Running… ${state.progress ?? ''}`)));
+    replaceChildren(app, h('header', {}, h('h1', {}, 'Benchmark: ', h('span', { class: 'prompt' }, state.prompt)), h('p', { class: 'muted' }, state.endpoint), h('p', { class: 'badge running', 'data-test': 'progress' }, `Running… ${state.progress ?? ''}`), stopButton()));
     return;
   }
   const v = verdict(result);
@@ -27,6 +27,7 @@ function render(state: ResultsViewState): void {
       h('h1', {}, 'Benchmark: ', h('span', { class: 'prompt' }, state.prompt)),
       h('p', { class: 'muted' }, `${result.endpoint.name} · ${result.endpoint.model} · ${result.endpoint.kind} · ${new Date(result.startedAt).toLocaleString()}`),
       state.running ? h('p', { class: 'badge running', 'data-test': 'progress' }, `Running… ${state.progress ?? ''}`) : null,
+      state.running ? stopButton() : null,
       result.partial ? h('p', { class: 'badge partial', 'data-test': 'partial' }, `Partial result (${result.partialReason ?? 'stopped'}): levels or requests are missing`) : null,
       h('div', { class: 'actions' },
         h('button', { onclick: () => host.post({ type: 'export', format: 'json' }) }, 'Export JSON'),
@@ -44,6 +45,10 @@ function render(state: ResultsViewState): void {
     ),
   );
   drawCharts(result);
+}
+
+function stopButton(): HTMLElement {
+  return h('button', { 'data-test': 'stop', onclick: () => host.post({ type: 'command', command: 'promptLens.cancelBenchmark' }) }, 'Stop');
 }
 
 function summary(state: ResultsViewState & { result: BenchResult }, pass: boolean, failures: string[]): HTMLElement {
