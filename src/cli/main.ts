@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { benchCommand, BENCH_USAGE } from './commands/bench';
 import { countCommand, COUNT_USAGE } from './commands/count';
+import { tokenizersCommand, TOKENIZERS_USAGE } from './commands/tokenizers';
 import { estimateCommand, ESTIMATE_USAGE } from './commands/estimate';
 import { reportCommand, REPORT_USAGE } from './commands/report';
 import { serveSimCommand, SERVE_SIM_USAGE } from './commands/serveSim';
@@ -12,6 +13,7 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; usage: string }> = {
   count: { run: countCommand, usage: COUNT_USAGE },
+  tokenizers: { run: tokenizersCommand, usage: TOKENIZERS_USAGE },
   estimate: { run: estimateCommand, usage: ESTIMATE_USAGE },
   targets: { run: targetsCommand, usage: TARGETS_USAGE },
   report: { run: reportCommand, usage: REPORT_USAGE },

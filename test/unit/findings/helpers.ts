@@ -1,12 +1,16 @@
 import type { ChatRole, ParsedPrompt, TemplateVariable } from '../../../src/core/prompt/types';
 import type { Tokenizer, TokenizerId } from '../../../src/core/tokenize/types';
 
+const wordsOf = (text: string): string[] => text.split(/\s+/).filter((w) => w.length > 0);
+
 /** One token per whitespace-separated word: counts in tests are known by construction. */
 export const wordTokenizer: Tokenizer = {
   id: 'words' as TokenizerId,
   exact: false,
-  encode: (text) => text.split(/\s+/).filter((w) => w.length > 0).map(wordId),
-  count: (text) => text.split(/\s+/).filter((w) => w.length > 0).length,
+  encode: (text) => wordsOf(text).map(wordId),
+  count: (text) => wordsOf(text).length,
+  countBase: (text) => wordsOf(text).length,
+  finish: (n) => n,
 };
 
 function wordId(word: string): number {
