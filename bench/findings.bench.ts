@@ -1,7 +1,8 @@
 // Workspace findings at scale: 2,000 prompt files of ~5,000 tokens (40 shared system prompts of
 // ~3,000 tokens, a unique ~2,000-token user part each; every tenth file starts with a date).
 // BENCH_FILES=200 npm run bench -- findings runs a smaller workspace.
-import { PLACEHOLDER_COST_MODEL } from '../src/core/findings/costModel';
+import { loadTables, parseTargetId, resolveTarget, DEFAULT_TARGET_IDS } from '../src/core/estimate';
+import { findingTarget } from '../src/core/findings/targets';
 import { PrefixCacheAnalyser } from '../src/core/findings/prefixCache';
 import { analyseRag } from '../src/core/findings/rag';
 import { DEFAULT_FINDING_SETTINGS } from '../src/core/findings/settings';
@@ -50,7 +51,8 @@ export async function run(): Promise<void> {
     return { path: `prompts/p${i}.prompt`, text: `system:\n${top}${systems[i % SYSTEMS]}\nuser:\n${prose(random, 1650)}\n` };
   });
 
-  const analyser = new PrefixCacheAnalyser({ tokenizer, costModel: PLACEHOLDER_COST_MODEL, settings: DEFAULT_FINDING_SETTINGS.cache, rag: DEFAULT_FINDING_SETTINGS.rag });
+  const costModel = findingTarget(resolveTarget(parseTargetId(DEFAULT_TARGET_IDS[0]), loadTables().tables)).model;
+  const analyser = new PrefixCacheAnalyser({ tokenizer, costModel, settings: DEFAULT_FINDING_SETTINGS.cache, rag: DEFAULT_FINDING_SETTINGS.rag });
   const analysis = performance.now();
   let start = performance.now();
   for (const f of files) analyser.update(f.path, f.text, parsePrompt(f.path, f.text));
@@ -68,7 +70,7 @@ export async function run(): Promise<void> {
   for (const f of files) {
     findings += analyser.findingsFor(f.path).length;
     const parsed = parsePrompt(f.path, f.text);
-    findings += analyseRag({ file: f.path, text: f.text, parsed, promptTokens: analyser.promptTokens(f.path) ?? 0, tokenizer, costModel: PLACEHOLDER_COST_MODEL, settings: DEFAULT_FINDING_SETTINGS.rag }).findings.length;
+    findings += analyseRag({ file: f.path, text: f.text, parsed, promptTokens: analyser.promptTokens(f.path) ?? 0, tokenizer, costModel, settings: DEFAULT_FINDING_SETTINGS.rag }).findings.length;
   }
   console.log(`findings for every file (${findings}): ${ms(start)}`);
 

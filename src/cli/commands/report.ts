@@ -3,14 +3,16 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { buildReport, formatReport, hasFindingsAtOrAbove } from '../../core/findings/report';
 import { parseFindingSettings } from '../../core/findings/settings';
-import { DEFAULT_FINDING_TARGET, PLACEHOLDER_TARGETS } from '../../core/findings/targets';
+import { DEFAULT_TARGET_IDS, parseTargetId, resolveTarget } from '../../core/estimate';
+import { findingTarget } from '../../core/findings/targets';
+import { loadCliTables } from '../tables';
 import { FINDING_CODES } from '../../core/findings/types';
 import { DEFAULT_INCLUDE_GLOBS, promptFileMatcher } from '../../core/promptFiles';
 import { getTokenizer } from '../../core/tokenize/registry';
 import { EXIT, UsageError, type CliIo } from '../io';
 
 export const REPORT_USAGE =
-  'prompt-lens report [DIR] [--target ID] [--json] [--fail-on warning|error] [--include GLOB]... [--disable CODE]... [--rag-max-tokens N] [--rag-max-share F] [--min-shared-tokens N]';
+  'prompt-lens report [DIR] [--target ID] [--table FILE] [--json] [--fail-on warning|error] [--include GLOB]... [--disable CODE]... [--rag-max-tokens N] [--rag-max-share F] [--min-shared-tokens N]';
 
 const failOn = z.enum(['warning', 'error']);
 const positiveInt = z.coerce.number().int().positive();
@@ -29,7 +31,8 @@ export async function reportCommand(args: string[], io: CliIo): Promise<number> 
     allowPositionals: true,
     strict: true,
     options: {
-      target: { type: 'string', default: DEFAULT_FINDING_TARGET },
+      target: { type: 'string', default: DEFAULT_TARGET_IDS[0] },
+      table: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
       'fail-on': { type: 'string' },
       include: { type: 'string', multiple: true },
@@ -40,8 +43,7 @@ export async function reportCommand(args: string[], io: CliIo): Promise<number> 
     },
   });
   if (positionals.length > 1) throw new UsageError(`one directory at most; usage: ${REPORT_USAGE}`);
-  const target = PLACEHOLDER_TARGETS[values.target];
-  if (!target) throw new UsageError(`unknown target '${values.target}'; targets: ${Object.keys(PLACEHOLDER_TARGETS).join(', ')}`);
+  const target = findingTarget(resolveTarget(parseTargetId(values.target), await loadCliTables(values.table ?? [], io)));
   const level = flag(failOn, 'fail-on', values['fail-on']);
   const disabled = (values.disable ?? []).flatMap((d) => d.split(','));
   const unknown = disabled.filter((code) => !(FINDING_CODES as readonly string[]).includes(code));

@@ -1,17 +1,19 @@
+import { countPrompt } from '../count';
 import { parsePrompt } from '../prompt/parse';
-import { DEFAULT_TOKENIZER, getTokenizer, isTokenizerId } from '../tokenize/registry';
+import { resolveTokenizerId } from '../tokenize/models';
+import { DEFAULT_TOKENIZER, getTokenizer } from '../tokenize/registry';
 
 export interface PromptTokens {
+  /** What the API bills: message text plus chat overhead. */
   tokens: number;
   tokenizer: string;
-  /** false when the target's tokenizer is not available and o200k_base stood in for it. */
+  /** false when the target's tokenizer is approximated (see `prompt-lens tokenizers`). */
   exact: boolean;
 }
 
-/** Tokens the model sees for a prompt file: every message's rendered text, counted with the target's tokenizer when we have it. */
-export function promptTokenCount(fileName: string, text: string, tokenizerId: string | undefined): PromptTokens {
-  const known = tokenizerId !== undefined && isTokenizerId(tokenizerId);
-  const tokenizer = getTokenizer(known ? tokenizerId : DEFAULT_TOKENIZER);
-  const tokens = parsePrompt(fileName, text).messages.reduce((sum, m) => sum + tokenizer.count(m.rendered), 0);
-  return { tokens, tokenizer: tokenizer.id, exact: known && tokenizer.exact };
+/** Input tokens the model is billed for a prompt file, counted with the target's tokenizer. */
+export function promptTokenCount(fileName: string, text: string, tokenizerName: string | undefined): PromptTokens {
+  const tokenizer = getTokenizer(tokenizerName === undefined ? DEFAULT_TOKENIZER : resolveTokenizerId(tokenizerName));
+  const count = countPrompt(parsePrompt(fileName, text), tokenizer);
+  return { tokens: count.inputTokens, tokenizer: tokenizer.id, exact: tokenizer.exact };
 }

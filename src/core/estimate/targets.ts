@@ -111,3 +111,18 @@ export function closestIds(query: string, candidates: readonly string[], max = 3
 function bare(id: string): string {
   return id.replace(/[^a-z0-9]/g, '');
 }
+
+/** The tokenizer id a target's model uses (as the tables name it; the registry may approximate it). */
+export function targetTokenizerId(target: ResolvedTarget): string {
+  if (target.kind === 'self-hosted') return target.model.tokenizer;
+  return target.provider.tokenizer ?? target.model?.tokenizer ?? target.provider.model;
+}
+
+/** "llama-3.1-70b · 4×h100-sxm" or "openai/gpt-4o": how messages name a target. */
+export function targetLabel(target: ResolvedTarget): string {
+  if (target.kind === 'provider') return target.id;
+  return `${target.model.id} · ${target.gpus > 1 ? `${target.gpus}×` : ''}${target.hardware.id}${target.precision !== target.model.precisions[0] ? ` ${target.precision}` : ''}`;
+}
+
+/** Targets used until the user picks some: a common self-hosted deployment and a common API. */
+export const DEFAULT_TARGET_IDS = ['llama-3.1-70b@4xh100-sxm', 'openai/gpt-4o'] as const;

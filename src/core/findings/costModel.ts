@@ -1,7 +1,7 @@
 /**
  * What findings need from the estimation engine, injected so findings can be computed and tested
- * without it. The real engine is adapted to this interface; `PLACEHOLDER_COST_MODEL` stands in
- * until then and says so in its label.
+ * without it: `findingTarget()` (targets.ts) adapts the engine; `linearCostModel` is a simple,
+ * hand-checkable model for tests.
  */
 export interface CacheRule {
   /** Fewest prefix tokens that are cached at all (OpenAI 1,024; a vLLM block: 16). */
@@ -54,18 +54,3 @@ export function linearCostModel(p: LinearCostParams): FindingCostModel {
     costUsd: (input, cached) => ((input - cached) * p.usdPerMillionInput + cached * p.usdPerMillionCached) / 1e6,
   };
 }
-
-/**
- * Placeholder until the estimation engine is wired in: a self-hosted engine with vLLM's 16-token
- * blocks, prefill at 8,000 tokens/s, $1 per million input tokens, cached tokens at a tenth.
- */
-export const PLACEHOLDER_COST_MODEL: FindingCostModel = linearCostModel({
-  label: 'placeholder model (self-hosted, 16-token blocks)',
-  contextWindow: 128_000,
-  cacheRule: { minTokens: 16, granularity: 16 },
-  baseMs: 50,
-  msPerToken: 0.125,
-  msPerCachedToken: 0.005,
-  usdPerMillionInput: 1,
-  usdPerMillionCached: 0.1,
-});

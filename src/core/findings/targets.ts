@@ -1,30 +1,39 @@
+import { estimate, targetLabel, targetTokenizerId, type ResolvedTarget } from '../estimate';
+import { resolveTokenizerId } from '../tokenize/models';
 import type { TokenizerId } from '../tokenize/types';
-import { linearCostModel, PLACEHOLDER_COST_MODEL, type FindingCostModel } from './costModel';
+import type { CacheRule, FindingCostModel } from './costModel';
 
 export interface FindingTarget {
   model: FindingCostModel;
   tokenizer: TokenizerId;
 }
 
-/**
- * Targets the report can use until the estimation engine's targets are adapted to
- * FindingCostModel. Both are labelled placeholders so no one mistakes their numbers for estimates.
- */
-export const PLACEHOLDER_TARGETS: Record<string, FindingTarget> = {
-  placeholder: { model: PLACEHOLDER_COST_MODEL, tokenizer: 'o200k_base' },
-  'placeholder-api': {
-    tokenizer: 'o200k_base',
-    model: linearCostModel({
-      label: 'placeholder API model (1,024-token minimum, 128-token steps)',
-      contextWindow: 128_000,
-      cacheRule: { minTokens: 1024, granularity: 128 },
-      baseMs: 300,
-      msPerToken: 0.05,
-      msPerCachedToken: 0.01,
-      usdPerMillionInput: 2.5,
-      usdPerMillionCached: 1.25,
-    }),
-  },
-};
+/** vLLM's default KV block size: a self-hosted prefix cache reuses whole 16-token blocks. */
+export const DEFAULT_BLOCK_TOKENS = 16;
 
-export const DEFAULT_FINDING_TARGET = 'placeholder';
+/** A provider without prompt caching caches nothing, whatever is shared. */
+const NO_CACHE: CacheRule = { minTokens: Number.MAX_SAFE_INTEGER, granularity: 1 };
+
+export function cacheRuleOf(target: ResolvedTarget, blockTokens = DEFAULT_BLOCK_TOKENS): CacheRule {
+  if (target.kind === 'self-hosted') return { minTokens: blockTokens, granularity: blockTokens };
+  const { caching } = target.provider;
+  return caching.mode === 'none' ? NO_CACHE : { minTokens: Math.max(1, caching.minTokens), granularity: caching.granularity };
+}
+
+/**
+ * The estimation engine as findings see it: TTFT and input cost of a prompt with some tokens cached
+ * (output is left out — findings compare prompts, and output cost does not depend on the prompt).
+ */
+export function findingTarget(target: ResolvedTarget, blockTokens = DEFAULT_BLOCK_TOKENS): FindingTarget {
+  const at = (inputTokens: number, cachedTokens: number) => estimate(target, { inputTokens: Math.max(1, inputTokens), cachedTokens: Math.min(cachedTokens, Math.max(0, inputTokens - 1)), outputTokens: 0 });
+  return {
+    tokenizer: resolveTokenizerId(targetTokenizerId(target)),
+    model: {
+      label: targetLabel(target),
+      contextWindow: target.kind === 'provider' ? target.provider.contextWindow : target.model.contextWindow,
+      cacheRule: cacheRuleOf(target, blockTokens),
+      ttftMs: (inputTokens, cachedTokens) => at(inputTokens, cachedTokens).ttftMs.p50,
+      costUsd: (inputTokens, cachedTokens) => at(inputTokens, cachedTokens).costUsd,
+    },
+  };
+}

@@ -1,4 +1,4 @@
-import type { TokenizerId } from './types';
+import { TOKENIZER_IDS, type TokenizerId } from './types';
 
 /**
  * Model id → tokenizer, first matching prefix wins (ids are lower-cased, provider prefixes such as
@@ -35,4 +35,9 @@ const PREFIXES: ReadonlyArray<readonly [string, TokenizerId]> = [
 export function tokenizerForModel(model: string): TokenizerId {
   const id = model.trim().toLowerCase().replace(/^.*\//, '');
   return PREFIXES.find(([prefix]) => id.startsWith(prefix))?.[1] ?? 'approximate';
+}
+
+/** A tokenizer id or a model name (as tables and front matter give them) to a registry id. */
+export function resolveTokenizerId(name: string): TokenizerId {
+  return (TOKENIZER_IDS as readonly string[]).includes(name) ? (name as TokenizerId) : tokenizerForModel(name);
 }

@@ -50,7 +50,7 @@ describe('prompt-lens report', () => {
     assert.equal((await report(['/ws', '--fail-on', 'warning'])).code, 1);
     assert.equal((await report(['/ws', '--fail-on', 'error'])).code, 0);
     const tiny = { '/ws/prompts/a.prompt': 'user:\n' + 'word '.repeat(50) };
-    assert.equal((await report(['/ws', '--fail-on', 'error', '--target', 'placeholder'], tiny)).code, 0);
+    assert.equal((await report(['/ws', '--fail-on', 'error', '--target', 'openai/gpt-4o'], tiny)).code, 0);
   });
 
   it('applies --disable and the thresholds', async () => {
