@@ -1,12 +1,32 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
+import { DEFAULT_TARGET_IDS } from '../core/estimate';
 import { DEFAULT_INCLUDE_GLOBS } from '../core/promptFiles';
 
 const positiveInt = z.number().int().positive();
 
+function isRegExp(source: string): boolean {
+  try {
+    new RegExp(source, 'g');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Settings as the extension uses them; every value read from VS Code is validated here. */
 const settingsSchema = z.object({
   include: z.array(z.string().min(1)).default([...DEFAULT_INCLUDE_GLOBS]),
+  /** Target ids, primary first (validated against the tables where they are used). */
+  targets: z.array(z.string().min(1)).min(1).default([...DEFAULT_TARGET_IDS]),
+  variablePatterns: z.array(z.string().min(1).refine(isRegExp, 'is not a valid regular expression')).default([]),
+  /** Files larger than this are not tokenised in the editor (the status bar says so). */
+  maxFileBytes: positiveInt.default(5_000_000),
+  hover: z.object({ enabled: z.boolean().default(true) }).default({ enabled: true }),
+  statusBar: z.object({ enabled: z.boolean().default(true) }).default({ enabled: true }),
+  codeLens: z.object({ enabled: z.boolean().default(true) }).default({ enabled: true }),
+  decorations: z.object({ enabled: z.boolean().default(true) }).default({ enabled: true }),
+  diagnostics: z.object({ enabled: z.boolean().default(true) }).default({ enabled: true }),
   benchmark: z
     .object({
       concurrency: z.array(positiveInt.max(4096)).min(1).default([1, 4, 16]),

@@ -126,3 +126,18 @@ export function targetLabel(target: ResolvedTarget): string {
 
 /** Targets used until the user picks some: a common self-hosted deployment and a common API. */
 export const DEFAULT_TARGET_IDS = ['llama-3.1-70b@4xh100-sxm', 'openai/gpt-4o'] as const;
+
+/**
+ * The target a prompt's front matter names (`model: gpt-4o`, `model: openai/gpt-4o`,
+ * `model: llama-3.1-70b`), or undefined when it names nothing the tables know. A bare self-hosted
+ * model runs on the primary target's hardware when that is self-hosted, else on one H100.
+ */
+export function targetIdForModel(name: string, tables: Tables, primary?: ResolvedTarget): string | undefined {
+  const wanted = name.trim().toLowerCase();
+  const provider = tables.providers.get(wanted) ?? [...tables.providers.values()].find((p) => p.model.toLowerCase() === wanted);
+  if (provider) return provider.id;
+  const model = tables.models.get(wanted);
+  if (!model) return undefined;
+  const hardware = primary?.kind === 'self-hosted' ? primary : undefined;
+  return formatTargetId({ model: model.id, hardware: hardware?.hardware.id ?? 'h100-sxm', gpus: hardware?.gpus ?? 1 });
+}

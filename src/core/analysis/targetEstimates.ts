@@ -1,0 +1,100 @@
+// What the editor shows per target for one prompt: cold and warm estimates, the phase that bounds
+// latency, and one line of advice when a threshold is crossed. Pure; the adapters only format it.
+import type { PromptCount } from '../count';
+import { estimate, targetLabel, type CalibrationProfile, type Estimate, type ResolvedTarget } from '../estimate';
+
+export interface Slo {
+  ttftMs: number;
+  tpotMs: number;
+  /** Concurrent requests the estimate assumes (the user's expected p95). */
+  concurrency: number;
+  outputTokens: number;
+}
+
+export interface TargetEstimate {
+  id: string;
+  label: string;
+  kind: ResolvedTarget['kind'];
+  /** Input tokens with this target's tokenizer (content + chat overhead). */
+  inputTokens: number;
+  exact: boolean;
+  cold: Estimate;
+  /** With the cacheable prefix served from the cache; absent when nothing is cacheable. */
+  warm?: Estimate;
+  cachedTokens: number;
+  /** Which phase dominates end-to-end latency, and what bounds prefill. */
+  phase: string;
+  /** Date of the calibrated profile in use, if any. */
+  calibratedOn?: string;
+  /** At most one line, the most important crossed threshold. */
+  advice?: string;
+  /** Error-level problems (context window). */
+  errors: string[];
+}
+
+export interface TargetEstimateInput {
+  target: ResolvedTarget;
+  count: PromptCount;
+  /** Prefix tokens a cache can serve (shared prefix or the static system prompt). */
+  cacheableTokens: number;
+  slo: Slo;
+  calibration?: CalibrationProfile;
+}
+
+export function estimateTarget({ target, count, cacheableTokens, slo, calibration }: TargetEstimateInput): TargetEstimate {
+  const request = { inputTokens: count.inputTokens, outputTokens: slo.outputTokens, concurrency: slo.concurrency, ...(calibration ? { calibration } : {}) };
+  const cold = estimate(target, request);
+  const cachedTokens = Math.min(cacheableTokens, Math.max(0, count.inputTokens - 1));
+  const warmEstimate = cachedTokens > 0 ? estimate(target, { ...request, cachedTokens }) : undefined;
+  // A provider whose minimum the prefix misses computes it cold: no warm line then.
+  const warm = warmEstimate && warmEstimate.ttftMs.p50 < cold.ttftMs.p50 ? warmEstimate : undefined;
+  const contextWindow = target.kind === 'provider' ? target.provider.contextWindow : target.model.contextWindow;
+  const errors = count.inputTokens > contextWindow ? [`${count.inputTokens.toLocaleString('en-US')} tokens exceed ${targetLabel(target)}'s ${contextWindow.toLocaleString('en-US')}-token context window`] : [];
+  return {
+    id: target.id,
+    label: targetLabel(target),
+    kind: target.kind,
+    inputTokens: count.inputTokens,
+    exact: count.exact,
+    cold,
+    ...(warm ? { warm } : {}),
+    cachedTokens: warm ? cachedTokens : 0,
+    phase: phaseOf(cold),
+    ...(calibration ? { calibratedOn: calibration.date } : {}),
+    ...advice(cold, warm, slo),
+    errors,
+  };
+}
+
+/** "decode-bound (TPOT × 256 tokens)" / "prefill-bound, compute" … */
+function phaseOf(e: Estimate): string {
+  const decodeMs = e.tpotMs.p50 * e.outputTokens;
+  const prefill = e.bound ? `prefill ${e.bound}-bound` : 'prefill';
+  return decodeMs > e.ttftMs.p50 ? `decode dominates (${e.outputTokens} output tokens); ${prefill}` : `${prefill} dominates`;
+}
+
+function advice(cold: Estimate, warm: Estimate | undefined, slo: Slo): { advice?: string } {
+  const ttftP99 = cold.concurrencyTtftMs.p99;
+  if (ttftP99 > slo.ttftMs) {
+    const atC = slo.concurrency > 1 ? ` at concurrency ${slo.concurrency}` : '';
+    const cache = warm && warm.concurrencyTtftMs.p99 <= slo.ttftMs ? ' — a warm prefix cache meets it' : '';
+    return { advice: `TTFT p99 ≈ ${fmtMs(ttftP99)} is over the ${fmtMs(slo.ttftMs)} interactive SLO${atC}${cache}` };
+  }
+  if (cold.tpotMs.p50 > slo.tpotMs) return { advice: `TPOT ≈ ${fmtMs(cold.tpotMs.p50)} is over the ${fmtMs(slo.tpotMs)} SLO: decode is bandwidth-bound, more GPUs or a faster HBM helps` };
+  const fitNote = cold.notes.find((n) => n.includes('do not fit') || n.includes('KV cache'));
+  return fitNote ? { advice: fitNote } : {};
+}
+
+export function fmtMs(ms: number): string {
+  if (!Number.isFinite(ms)) return '–';
+  if (ms >= 1000) return `${(ms / 1000).toFixed(ms >= 10_000 ? 0 : 1)} s`;
+  return `${ms >= 10 ? Math.round(ms) : ms.toFixed(1)} ms`;
+}
+
+export function fmtUsd(usd: number): string {
+  if (usd === 0) return '$0';
+  if (usd >= 100) return `$${Math.round(usd).toLocaleString('en-US')}`;
+  if (usd >= 1) return `$${usd.toFixed(2)}`;
+  const digits = Math.max(2, 1 - Math.floor(Math.log10(usd)));
+  return `$${usd.toFixed(Math.min(digits, 6))}`;
+}

@@ -1,0 +1,266 @@
+import * as vscode from 'vscode';
+import { countPrompt, type PromptCount } from '../../core/count';
+import { parseTargetId, resolveTarget, targetIdForModel, targetTokenizerId, type ResolvedTarget, type Tables } from '../../core/estimate';
+import { estimateTarget, type Slo, type TargetEstimate } from '../../core/analysis/targetEstimates';
+import { PrefixCacheAnalyser, updateInSlices } from '../../core/findings/prefixCache';
+import { fileFindings } from '../../core/findings/report';
+import { parseFindingSettings, type FindingSettings } from '../../core/findings/settings';
+import { findingTarget, type FindingTarget } from '../../core/findings/targets';
+import type { Finding } from '../../core/findings/types';
+import { BUILTIN_PROMPT_GLOBS } from '../../core/promptFiles';
+import { PromptCounter } from '../../core/promptCounter';
+import { parsePrompt } from '../../core/prompt/parse';
+import type { ParsedPrompt } from '../../core/prompt/types';
+import { resolveTokenizerId } from '../../core/tokenize/models';
+import { getTokenizer } from '../../core/tokenize/registry';
+import type { TextEdit } from '../../core/tokenize/incremental';
+import type { TokenizerId } from '../../core/tokenize/types';
+import type { Calibrations } from '../bench/calibrations';
+import { readSettings } from '../config';
+import { isPromptDocument } from '../promptDocuments';
+import type { ExtensionTables } from '../tables';
+
+/** Everything the editor surfaces show for one document version; computed once, read by all. */
+export interface DocumentAnalysis {
+  version: number;
+  parsed: ParsedPrompt;
+  /** Counted with the primary target's tokenizer. */
+  count: PromptCount;
+  /** Primary first. */
+  targets: TargetEstimate[];
+  findings: Finding[];
+  /** The prefix a cache can serve and where it ends in the file. */
+  cacheable?: { tokens: number; endOffset: number; source: 'shared with other prompts' | 'system prompt' };
+  /** The front-matter model that chose the primary target, when it did. */
+  frontMatterTarget?: string;
+  /** Set when the file is over promptLens.maxFileBytes: nothing else is computed. */
+  tooLarge?: string;
+  problems: string[];
+}
+
+interface Config {
+  tables: Tables;
+  targets: ResolvedTarget[];
+  slo: Slo;
+  findings: FindingSettings;
+  variablePatterns: string[];
+  maxFileBytes: number;
+  problems: string[];
+}
+
+/**
+ * The pipeline from document to what the surfaces show: parse → tokens (per target tokenizer,
+ * incremental) → estimates → findings. Results are cached per document version; a workspace
+ * prefix-cache analyser (on the primary target) is fed in slices so the host is never held long.
+ */
+export class PromptAnalyzer implements vscode.Disposable {
+  private readonly counters = new Map<TokenizerId, PromptCounter>();
+  private readonly results = new Map<string, DocumentAnalysis>();
+  private readonly pendingEdits = new Map<string, TextEdit[]>();
+  private config: Promise<Config> | undefined;
+  private workspace: { key: string; analyser: PrefixCacheAnalyser; target: FindingTarget; scan: Promise<void> } | undefined;
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri | undefined>();
+  /** Fires with a document's URI when its analysis changed, or undefined when all may have. */
+  readonly onDidChange = this.emitter.event;
+  private readonly disposables: vscode.Disposable[] = [this.emitter];
+
+  constructor(
+    private readonly tables: ExtensionTables,
+    private readonly calibrations: Calibrations,
+  ) {
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('promptLens')) this.invalidate();
+      }),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length === 0) return;
+        const key = e.document.uri.toString();
+        const edits = e.contentChanges.map((c) => ({ offset: c.rangeOffset, removed: c.rangeLength, inserted: c.text }));
+        this.pendingEdits.set(key, [...(this.pendingEdits.get(key) ?? []), ...edits]);
+      }),
+      vscode.workspace.onDidCloseTextDocument((d) => this.forget(d)),
+    );
+  }
+
+  /** Drops every cached result (settings, targets or calibrations changed). */
+  invalidate(): void {
+    this.config = undefined;
+    this.results.clear();
+    this.workspace = undefined;
+    this.emitter.fire(undefined);
+  }
+
+  /** The analysis of this exact version, if computed. */
+  cached(document: vscode.TextDocument): DocumentAnalysis | undefined {
+    const result = this.results.get(document.uri.toString());
+    return result?.version === document.version ? result : undefined;
+  }
+
+  /** The newest analysis of any version (stale while typing, fine for a hover between keystrokes). */
+  latest(document: vscode.TextDocument): DocumentAnalysis | undefined {
+    return this.results.get(document.uri.toString());
+  }
+
+  async analyze(document: vscode.TextDocument): Promise<DocumentAnalysis | undefined> {
+    if (!isPromptDocument(document)) return undefined;
+    const hit = this.cached(document);
+    if (hit) return hit;
+    const config = await this.configuration();
+    const key = document.uri.toString();
+    const text = document.getText();
+    const version = document.version;
+    if (Buffer.byteLength(text) > config.maxFileBytes) {
+      const parsed = parsePrompt(document.fileName, '');
+      const result: DocumentAnalysis = { version, parsed, count: countPrompt(parsed, getTokenizer('o200k_base')), targets: [], findings: [], tooLarge: `over promptLens.maxFileBytes (${config.maxFileBytes.toLocaleString('en-US')} bytes): not tokenised`, problems: config.problems };
+      this.results.set(key, result);
+      return result;
+    }
+    const edits = this.pendingEdits.get(key) ?? [];
+    this.pendingEdits.delete(key);
+
+    const frontMatter = parsePrompt(document.fileName, text, { variablePatterns: config.variablePatterns }).settings.model;
+    const targets = this.targetsFor(config, frontMatter);
+    const primary = targets.list[0]!;
+    const primaryTokenizer = resolveTokenizerId(targetTokenizerId(primary));
+    const counts = new Map<TokenizerId, PromptCount>();
+    for (const target of targets.list) {
+      const id = resolveTokenizerId(targetTokenizerId(target));
+      if (!counts.has(id)) counts.set(id, this.counter(id, config).count(key, document.fileName, text, version, edits));
+    }
+    const parsed = this.counter(primaryTokenizer, config).parsed(key) ?? parsePrompt(document.fileName, text);
+    const count = counts.get(primaryTokenizer)!;
+
+    const workspace = this.workspaceAnalyser(config, primary);
+    const file = vscode.workspace.asRelativePath(document.uri, false);
+    workspace.analyser.update(file, text, parsed);
+    const findings = fileFindings({ file, text, parsed, analyser: workspace.analyser, tokenizer: getTokenizer(workspace.target.tokenizer), costModel: workspace.target.model, settings: config.findings }).findings;
+    const cacheable = this.cacheablePrefix(workspace.analyser, file, parsed, count);
+
+    const result: DocumentAnalysis = {
+      version,
+      parsed,
+      count,
+      targets: targets.list.map((target) =>
+        estimateTarget({
+          target,
+          count: counts.get(resolveTokenizerId(targetTokenizerId(target)))!,
+          cacheableTokens: cacheable?.tokens ?? 0,
+          slo: config.slo,
+          ...(this.calibrations.profile(target.id) ? { calibration: this.calibrations.profile(target.id)! } : {}),
+        }),
+      ),
+      findings,
+      ...(cacheable ? { cacheable } : {}),
+      ...(targets.fromFrontMatter ? { frontMatterTarget: targets.fromFrontMatter } : {}),
+      problems: [...config.problems, ...targets.problems],
+    };
+    this.results.set(key, result);
+    this.emitter.fire(document.uri);
+    return result;
+  }
+
+  forget(document: vscode.TextDocument): void {
+    const key = document.uri.toString();
+    this.results.delete(key);
+    this.pendingEdits.delete(key);
+    for (const counter of this.counters.values()) counter.forget(key);
+  }
+
+  /** The workspace-wide prefix-cache analyser on the primary target (for the report command). */
+  async workspaceReady(): Promise<{ analyser: PrefixCacheAnalyser; target: FindingTarget; settings: FindingSettings }> {
+    const config = await this.configuration();
+    const workspace = this.workspaceAnalyser(config, config.targets[0]!);
+    await workspace.scan;
+    return { analyser: workspace.analyser, target: workspace.target, settings: config.findings };
+  }
+
+  private counter(id: TokenizerId, config: Config): PromptCounter {
+    let counter = this.counters.get(id);
+    if (!counter) {
+      counter = new PromptCounter({ tokenizer: id, variablePatterns: config.variablePatterns });
+      this.counters.set(id, counter);
+    }
+    return counter;
+  }
+
+  private targetsFor(config: Config, frontMatterModel: string | undefined): { list: ResolvedTarget[]; fromFrontMatter?: string; problems: string[] } {
+    if (!frontMatterModel) return { list: config.targets, problems: [] };
+    const id = targetIdForModel(frontMatterModel, config.tables, config.targets[0]);
+    if (!id) return { list: config.targets, problems: [] };
+    const target = resolveTarget(parseTargetId(id), config.tables);
+    return { list: [target, ...config.targets.filter((t) => t.id !== target.id)], fromFrontMatter: frontMatterModel, problems: [] };
+  }
+
+  /** Shared prefix with other workspace prompts when there is one, else the system prompt itself (it repeats on every call). */
+  private cacheablePrefix(analyser: PrefixCacheAnalyser, file: string, parsed: ParsedPrompt, count: PromptCount): DocumentAnalysis['cacheable'] {
+    const member = analyser.groupOf(file)?.members.find((m) => m.file === file);
+    if (member && member.cacheableTokens > 0) return { tokens: member.cacheableTokens, endOffset: member.prefixEnd, source: 'shared with other prompts' };
+    const system = parsed.messages[0];
+    if (system && system.role === 'system' && parsed.messages.length > 1 && !parsed.variables.some((v) => v.range.start < system.range.end)) {
+      return { tokens: count.messages[0]?.tokens ?? 0, endOffset: system.range.end, source: 'system prompt' };
+    }
+    return undefined;
+  }
+
+  private workspaceAnalyser(config: Config, primary: ResolvedTarget): NonNullable<PromptAnalyzer['workspace']> {
+    if (this.workspace?.key === primary.id) return this.workspace;
+    const target = findingTarget(primary);
+    const analyser = new PrefixCacheAnalyser({ tokenizer: getTokenizer(target.tokenizer), costModel: target.model, settings: config.findings.cache, rag: config.findings.rag });
+    const workspace = { key: primary.id, analyser, target, scan: this.scanWorkspace(analyser, config) };
+    this.workspace = workspace;
+    return workspace;
+  }
+
+  /** Every prompt file in the workspace, read and fed in slices; then open prompts are re-analysed. */
+  private async scanWorkspace(analyser: PrefixCacheAnalyser, config: Config): Promise<void> {
+    const { include } = readSettings().settings;
+    const uris = await vscode.workspace.findFiles(`{${[...BUILTIN_PROMPT_GLOBS, ...include].join(',')}}`, '**/{node_modules,.git}/**', 5000);
+    const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.toString()));
+    const sources: { file: string; text: string; parsed: ParsedPrompt }[] = [];
+    for (const uri of uris) {
+      if (open.has(uri.toString())) continue; // open documents feed their unsaved text themselves
+      try {
+        const bytes = await vscode.workspace.fs.readFile(uri);
+        if (bytes.byteLength > config.maxFileBytes) continue;
+        const text = new TextDecoder().decode(bytes);
+        const file = vscode.workspace.asRelativePath(uri, false);
+        sources.push({ file, text, parsed: parsePrompt(file, text, { variablePatterns: config.variablePatterns }) });
+      } catch {
+        /* unreadable: skipped, the report lists it */
+      }
+    }
+    await updateInSlices(analyser, sources);
+    if (this.workspace?.analyser === analyser) {
+      this.results.clear();
+      this.emitter.fire(undefined);
+    }
+  }
+
+  private configuration(): Promise<Config> {
+    this.config ??= this.loadConfig();
+    return this.config;
+  }
+
+  private async loadConfig(): Promise<Config> {
+    const { settings, problems } = readSettings();
+    const loaded = await this.tables.get();
+    problems.push(...loaded.problems);
+    const targets: ResolvedTarget[] = [];
+    for (const id of settings.targets) {
+      try {
+        targets.push(resolveTarget(parseTargetId(id), loaded.tables));
+      } catch (error) {
+        problems.push(`promptLens.targets: ${(error as Error).message}`);
+      }
+    }
+    if (targets.length === 0) targets.push(resolveTarget(parseTargetId('openai/gpt-4o'), loaded.tables));
+    const raw = vscode.workspace.getConfiguration('promptLens');
+    const findings = parseFindingSettings({ disabled: raw.get('findings.disabled'), rag: raw.get('rag'), cache: raw.get('cache') });
+    problems.push(...findings.problems.map((p) => `promptLens.${p}`));
+    return { tables: loaded.tables, targets, slo: settings.slo, findings: findings.settings, variablePatterns: settings.variablePatterns, maxFileBytes: settings.maxFileBytes, problems };
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
