@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { estimate, parseGpuCount, parsePrecision, promptTokenCount, resolveTarget, type Estimate, type Range, type ResolvedTarget, type TargetSpec } from '../../core/estimate';
+import { estimate, parseGpuCount, parsePrecision, promptTokenCount, resolveTarget, targetTokenizer, type Estimate, type Range, type TargetSpec } from '../../core/estimate';
 import { EXIT, UsageError, type CliIo } from '../io';
 import { loadCliTables } from '../tables';
 
@@ -51,12 +51,12 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
     } catch (error) {
       throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
-    tokens = promptTokenCount(file, text, tokenizerOf(target));
+    tokens = promptTokenCount(file, text, targetTokenizer(target));
   }
   if (cached > tokens.tokens) throw new UsageError(`--cached ${cached} exceeds the prompt's ${tokens.tokens} input tokens`);
 
   const result = estimate(target, { inputTokens: tokens.tokens, cachedTokens: cached, ...(outputTokens !== undefined ? { outputTokens } : {}), ...(concurrency !== undefined ? { concurrency } : {}) });
-  if (file !== undefined && !tokens.exact) result.notes.push(`token count is approximate: ${tokenizerOf(target) ?? 'this target'}'s tokenizer is not available, counted with ${tokens.tokenizer}`);
+  if (file !== undefined && !tokens.exact) result.notes.push(`token count is approximate: ${targetTokenizer(target) ?? 'this target'}'s tokenizer is not available, counted with ${tokens.tokenizer}`);
   io.out(values.json ? `${JSON.stringify(toJson(result, tokens), null, 2)}\n` : humanReport(result, tokens));
   return EXIT.ok;
 }
@@ -77,10 +77,6 @@ function targetSpec(values: { model?: string; hardware?: string; gpus?: string; 
     gpus: values.gpus === undefined ? 1 : parseGpuCount(values.gpus),
     ...(values.precision !== undefined ? { precision: parsePrecision(values.precision) } : {}),
   };
-}
-
-function tokenizerOf(target: ResolvedTarget): string | undefined {
-  return target.kind === 'provider' ? (target.provider.tokenizer ?? target.model?.tokenizer) : target.model.tokenizer;
 }
 
 function toJson(e: Estimate, tokens: { tokenizer: string; exact: boolean }) {

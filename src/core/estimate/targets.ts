@@ -74,6 +74,11 @@ export function resolveTarget(spec: TargetSpec, tables: Tables): ResolvedTarget 
   return { kind: 'self-hosted', id: formatTargetId({ model: model.id, hardware: hardware.id, gpus: spec.gpus, precision }), model, hardware, efficiency, gpus: spec.gpus, precision };
 }
 
+/** The tokenizer a target's prompts are counted with: the provider row's, else its open-weight model's. */
+export function targetTokenizer(target: ResolvedTarget): string | undefined {
+  return target.kind === 'provider' ? (target.provider.tokenizer ?? target.model?.tokenizer) : target.model.tokenizer;
+}
+
 /** The first listed precision is the model's native one (bf16 for most, fp8 for DeepSeek V3, fp4 for gpt-oss). */
 function defaultPrecision(model: ModelRow): Precision {
   return model.precisions[0] ?? 'bf16';
