@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { benchCommand, BENCH_USAGE } from './commands/bench';
+import { compareCommand, COMPARE_USAGE } from './commands/compare';
 import { countCommand, COUNT_USAGE } from './commands/count';
 import { estimateCommand, ESTIMATE_USAGE } from './commands/estimate';
 import { targetsCommand, TARGETS_USAGE } from './commands/targets';
@@ -12,6 +13,7 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   count: { run: countCommand, usage: COUNT_USAGE },
   estimate: { run: estimateCommand, usage: ESTIMATE_USAGE },
   targets: { run: targetsCommand, usage: TARGETS_USAGE },
+  compare: { run: compareCommand, usage: COMPARE_USAGE },
   bench: { run: benchCommand, usage: BENCH_USAGE },
   'serve-sim': { run: serveSimCommand, usage: SERVE_SIM_USAGE },
 };

@@ -1,0 +1,91 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { compareTargets, PROFILE_NAMES, promptTokenCounter, resolveProfile, selfHostedModel, type CompareResult, type CompareRow, type SloSettings } from '../../core/compare';
+import { parsePrompt } from '../../core/prompt/parse';
+import { EXIT, readInput, UsageError, type CliIo } from '../io';
+import { loadCliTables } from '../tables';
+import { flag, intFlag } from './flags';
+
+export const COMPARE_USAGE =
+  'prompt-lens compare FILE [--profile interactive|batch] [--slo ttft=500,tpot=30] [--concurrency C] [--output-tokens M] [--model ID] [--cached N] [--table FILE] [--json]';
+
+const OPTIONS = {
+  profile: { type: 'string' },
+  slo: { type: 'string' },
+  concurrency: { type: 'string' },
+  'output-tokens': { type: 'string' },
+  model: { type: 'string' },
+  cached: { type: 'string' },
+  table: { type: 'string', multiple: true },
+  json: { type: 'boolean', default: false },
+} as const;
+
+/** `ttft=500,tpot=30`; `none` drops a limit. */
+const sloLimits = z.string().transform((text, ctx) => {
+  const out: Pick<SloSettings, 'ttftMs' | 'tpotMs'> = {};
+  for (const part of text.split(',')) {
+    const [key = '', raw = ''] = part.split('=').map((s) => s.trim());
+    const value = raw === 'none' ? null : Number(raw);
+    if ((key !== 'ttft' && key !== 'tpot') || raw === '' || (value !== null && !(Number.isFinite(value) && value > 0))) {
+      ctx.addIssue({ code: 'custom', message: `'${part}' is not ttft=MS or tpot=MS (a positive number, or none)` });
+      return z.NEVER;
+    }
+    out[key === 'ttft' ? 'ttftMs' : 'tpotMs'] = value;
+  }
+  return out;
+});
+
+export async function compareCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  if (positionals.length !== 1) throw new UsageError(`give one prompt FILE; usage: ${COMPARE_USAGE}`);
+  const file = positionals[0] as string;
+  const settings = sloSettings(values);
+  const cached = values.cached === undefined ? 0 : flag('cached', values.cached, intFlag(0, 100_000_000));
+
+  const tables = await loadCliTables(values.table ?? [], io);
+  const text = await readInput(io, file);
+  const prompt = parsePrompt(file, text);
+  const model = selfHostedModel(tables, { ...(values.model !== undefined ? { chosen: values.model } : {}), ...(prompt.settings.model ? { promptModel: prompt.settings.model } : {}) });
+  const result = compareTargets({ tables, profile: resolveProfile(settings), countTokens: promptTokenCounter(file, text), cachedTokens: cached, ...(model ? { model } : {}) });
+  io.out(values.json ? `${JSON.stringify(result, null, 2)}\n` : humanReport(file, result));
+  return EXIT.ok;
+}
+
+function sloSettings(values: { profile?: string; slo?: string; concurrency?: string; 'output-tokens'?: string }): SloSettings {
+  return {
+    ...(values.profile !== undefined ? { profile: flag('profile', values.profile, z.enum(PROFILE_NAMES, { error: `must be one of ${PROFILE_NAMES.join(', ')}` })) } : {}),
+    ...(values.slo !== undefined ? flag('slo', values.slo, sloLimits) : {}),
+    ...(values.concurrency !== undefined ? { concurrency: flag('concurrency', values.concurrency, intFlag(1, 4096)) } : {}),
+    ...(values['output-tokens'] !== undefined ? { outputTokens: flag('output-tokens', values['output-tokens'], intFlag(1, 1_000_000)) } : {}),
+  };
+}
+
+const ms = (v: number) => (v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`);
+const usd = (v: number) => `$${v < 1 ? v.toFixed(3) : v.toFixed(2)}`;
+
+const COLUMNS: { title: string; cell: (r: CompareRow) => string; right?: boolean }[] = [
+  { title: 'target', cell: (r) => r.target },
+  { title: 'TTFT p50', cell: (r) => ms(r.ttftMs.p50), right: true },
+  { title: 'p99', cell: (r) => ms(r.ttftMs.p99), right: true },
+  { title: 'TPOT', cell: (r) => `${r.tpotMs.toFixed(1)} ms`, right: true },
+  { title: 'E2E', cell: (r) => ms(r.e2eMs), right: true },
+  { title: '$/1k calls', cell: (r) => usd(r.costPer1kCallsUsd), right: true },
+  { title: '$/M out', cell: (r) => usd(r.costPerMOutputUsd), right: true },
+  { title: 'tok/s', cell: (r) => Math.round(r.throughputTokPerS).toLocaleString('en-US'), right: true },
+  { title: 'SLO', cell: (r) => (r.meetsSlo ? 'meets' : `✗ ${r.verdict}`) },
+];
+
+function humanReport(file: string, result: CompareResult): string {
+  const cached = result.rows.some((r) => r.cachedTokens > 0);
+  const columns = cached ? [...COLUMNS.slice(0, 3), { title: 'cold p99', cell: (r: CompareRow) => ms(r.coldTtftMs.p99), right: true }, ...COLUMNS.slice(3)] : COLUMNS;
+  const cells = [columns.map((c) => c.title), ...result.rows.map((r) => columns.map((c) => c.cell(r)))];
+  const widths = columns.map((_, i) => Math.max(...cells.map((line) => (line[i] ?? '').length)));
+  const table = cells.map((line) => line.map((cell, i) => (columns[i]?.right ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd());
+  const meeting = result.rows.filter((r) => r.meetsSlo).length;
+  const lines = [`${file}: ${meeting} of ${result.rows.length} targets meet the ${result.profile.name} SLO`, '', ...table];
+  const notes = result.rows.flatMap((r) => r.notes.map((n) => `  ${r.target}: ${n}`));
+  if (notes.length > 0) lines.push('', 'Notes:', ...notes);
+  lines.push('', 'Assumptions:', ...result.assumptions.map((a) => `  ${a}`));
+  if (result.skipped.length > 0) lines.push('', 'Left out:', ...result.skipped.map((s) => `  ${s}`));
+  return `${lines.join('\n')}\n`;
+}
