@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { compareTargets, PROFILE_NAMES, promptTokenCounter, resolveProfile, selfHostedModel, type CompareResult, type CompareRow, type SloSettings } from '../../core/compare';
+import { columnsFor, compareTargets, PROFILE_NAMES, promptTokenCounter, resolveProfile, selfHostedModel, type CompareResult, type SloSettings } from '../../core/compare';
 import { parsePrompt } from '../../core/prompt/parse';
 import { EXIT, readInput, UsageError, type CliIo } from '../io';
 import { loadCliTables } from '../tables';
@@ -60,27 +60,12 @@ function sloSettings(values: { profile?: string; slo?: string; concurrency?: str
   };
 }
 
-const ms = (v: number) => (v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`);
-const usd = (v: number) => `$${v < 1 ? v.toFixed(3) : v.toFixed(2)}`;
-
-const COLUMNS: { title: string; cell: (r: CompareRow) => string; right?: boolean }[] = [
-  { title: 'target', cell: (r) => r.target },
-  { title: 'TTFT p50', cell: (r) => ms(r.ttftMs.p50), right: true },
-  { title: 'p99', cell: (r) => ms(r.ttftMs.p99), right: true },
-  { title: 'TPOT', cell: (r) => `${r.tpotMs.toFixed(1)} ms`, right: true },
-  { title: 'E2E', cell: (r) => ms(r.e2eMs), right: true },
-  { title: '$/1k calls', cell: (r) => usd(r.costPer1kCallsUsd), right: true },
-  { title: '$/M out', cell: (r) => usd(r.costPerMOutputUsd), right: true },
-  { title: 'tok/s', cell: (r) => Math.round(r.throughputTokPerS).toLocaleString('en-US'), right: true },
-  { title: 'SLO', cell: (r) => (r.meetsSlo ? 'meets' : `✗ ${r.verdict}`) },
-];
-
 function humanReport(file: string, result: CompareResult): string {
-  const cached = result.rows.some((r) => r.cachedTokens > 0);
-  const columns = cached ? [...COLUMNS.slice(0, 3), { title: 'cold p99', cell: (r: CompareRow) => ms(r.coldTtftMs.p99), right: true }, ...COLUMNS.slice(3)] : COLUMNS;
-  const cells = [columns.map((c) => c.title), ...result.rows.map((r) => columns.map((c) => c.cell(r)))];
+  // Kind is in the target id already (PROVIDER/MODEL or MODEL@HARDWARE).
+  const columns = columnsFor(result.rows).filter((c) => c.key !== 'kind');
+  const cells = [columns.map((c) => c.title), ...result.rows.map((r) => columns.map((c) => (c.key === 'verdict' && !r.meetsSlo ? `✗ ${r.verdict}` : c.format(r))))];
   const widths = columns.map((_, i) => Math.max(...cells.map((line) => (line[i] ?? '').length)));
-  const table = cells.map((line) => line.map((cell, i) => (columns[i]?.right ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd());
+  const table = cells.map((line) => line.map((cell, i) => (columns[i]?.numeric ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd());
   const meeting = result.rows.filter((r) => r.meetsSlo).length;
   const lines = [`${file}: ${meeting} of ${result.rows.length} targets meet the ${result.profile.name} SLO`, '', ...table];
   const notes = result.rows.flatMap((r) => r.notes.map((n) => `  ${r.target}: ${n}`));

@@ -6,3 +6,4 @@ export { evaluateTarget, failingMetrics, type CompareRow, type SloMetric } from 
 export { NOTE } from './notes';
 export { sortRows, cheapestMeeting, rankCost, type RankBy } from './rank';
 export { compareTargets, promptTokenCounter, cheapestMeetingLine, type CompareRequest, type CompareResult } from './compare';
+export { COLUMNS, columnsFor, formatMs, formatUsd, type Column, type ColumnKey } from './columns';
