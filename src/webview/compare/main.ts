@@ -70,8 +70,11 @@ function renderTable(focusKey?: SortKey): void {
     tableHost,
     h('table', { 'data-test': 'compare-table' },
       h('caption', { class: 'muted' }, `${rows.length} shown · sorted by ${sort.key === 'rank' ? 'rank (meets SLO, then cost)' : `${columns.find((c) => c.key === sort.key)?.title ?? sort.key} (${sort.direction === 'asc' ? 'ascending' : 'descending'})`}`),
-      h('thead', {}, h('tr', {}, ...header, h('th', { scope: 'col' }, h('button', { class: 'sort', 'data-sort': 'rank', title: 'Back to rank order', onclick: () => resort('rank') }, 'Rank', sortMark('rank'))))),
-      h('tbody', {}, ...rows.map((row) => rowElement(row, columns, state.primaryTarget))),
+      h('thead', {}, h('tr', {},
+        h('th', { scope: 'col', 'aria-sort': ariaSort(sort, 'rank'), class: 'num' }, h('button', { class: 'sort', 'data-sort': 'rank', title: 'Rank: meets the SLO first, then cost', onclick: () => resort('rank') }, '#', sortMark('rank'))),
+        ...header,
+        h('th', { scope: 'col' }, h('span', { class: 'muted' }, 'Primary')))),
+      h('tbody', {}, ...rows.map((row) => rowElement(row, state.rows.indexOf(row) + 1, columns, state.primaryTarget))),
     ),
     rows.length === 0 ? h('p', { class: 'muted', 'data-test': 'empty' }, 'No target matches the filters.') : null,
   );
@@ -87,16 +90,17 @@ function sortMark(key: SortKey): string {
   return sort.key !== key ? '' : sort.direction === 'asc' ? ' ▲' : ' ▼';
 }
 
-function rowElement(row: CompareRow, columns: ReturnType<typeof columnsFor>, primary: string | undefined): HTMLElement {
+function rowElement(row: CompareRow, rank: number, columns: ReturnType<typeof columnsFor>, primary: string | undefined): HTMLElement {
   const isPrimary = row.target === primary;
   return h('tr', { class: `${row.meetsSlo ? 'ok' : 'fail'}${isPrimary ? ' primary' : ''}`, 'data-test': 'compare-row', 'data-target': row.target, 'data-meets': String(row.meetsSlo) },
+    h('td', { class: 'num muted' }, rank),
     ...columns.map((c) =>
       c.key === 'verdict'
         ? h('td', { class: `verdict ${row.meetsSlo ? 'pass' : 'fail'}`, 'data-test': 'verdict', title: row.notes.join('\n') || undefined }, c.format(row), ...row.notes.map((n) => h('div', { class: 'note' }, n)))
         : h('td', { class: c.numeric ? 'num' : undefined }, c.format(row))),
     h('td', {},
       isPrimary
-        ? h('span', { class: 'muted', 'data-test': 'primary' }, 'Primary')
+        ? h('span', { 'data-test': 'primary' }, '✓ Primary')
         : h('button', { 'data-test': 'use', 'aria-label': `Use ${row.target} as the primary target`, onclick: () => host.post({ type: 'command', command: 'promptLens.setPrimaryTarget', args: [row.target] }) }, 'Use')),
   );
 }
