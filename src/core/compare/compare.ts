@@ -1,4 +1,5 @@
 import { promptTokenCount, type CalibrationProfile, type ModelRow, type PromptTokens, type ResolvedTarget, type Tables } from '../estimate';
+import { formatMs, formatUsd } from './columns';
 import { providerCandidates, selfHostedCandidates, GPU_COUNTS } from './candidates';
 import { addCheaperWiderNotes } from './notes';
 import { describeProfile, type WorkloadProfile } from './profiles';
@@ -85,6 +86,6 @@ export function promptTokenCounter(fileName: string, text: string): (tokenizer: 
 export function cheapestMeetingLine(result: CompareResult): string {
   const best = cheapestMeeting(result.rows, result.profile.rankBy);
   if (!best) return `No target meets the ${result.profile.name} SLO for this prompt`;
-  const cost = result.profile.rankBy === 'costPer1kCalls' ? `$${best.costPer1kCallsUsd.toFixed(2)} per 1,000 calls` : `$${best.costPerMOutputUsd.toFixed(2)} per M output tokens`;
-  return `Cheapest meeting the ${result.profile.name} SLO: ${best.target}, ${cost} (TTFT p99 ${Math.round(best.ttftMs.p99)} ms, TPOT ${best.tpotMs.toFixed(1)} ms)`;
+  const cost = result.profile.rankBy === 'costPer1kCalls' ? `${formatUsd(best.costPer1kCallsUsd)} per 1,000 calls` : `${formatUsd(best.costPerMOutputUsd)} per M output tokens`;
+  return `Cheapest meeting the ${result.profile.name} SLO: ${best.target}, ${cost} (TTFT p99 ${formatMs(best.ttftMs.p99)}, TPOT ${formatMs(best.tpotMs)})`;
 }
