@@ -9,17 +9,20 @@ export function fewestGpus(deployment: Omit<Deployment, 'gpus'>, kvTokens: numbe
 }
 
 /**
- * The open-weight model to deploy: the chosen id (unknown → TargetError with the closest ids), else the prompt's
- * model when it is one (`llama-3.1-70b`) or a provider model served from one (`groq/llama-3.3-70b-versatile`).
+ * The open-weight model to deploy: the chosen id, else the prompt's model, where either is a model row
+ * (`llama-3.1-70b`) or a provider model served from one (`groq/llama-3.3-70b-versatile`). A chosen id that is
+ * neither throws a TargetError naming the closest model ids.
  */
 export function selfHostedModel(tables: Tables, choice: { chosen?: string; promptModel?: string }): ModelRow | undefined {
   if (choice.chosen !== undefined) {
-    const model = tables.models.get(choice.chosen);
+    const model = openWeightModel(tables, choice.chosen);
     if (!model) throw new TargetError(`unknown model '${choice.chosen}'`, closestIds(choice.chosen, [...tables.models.keys()]));
     return model;
   }
-  const name = choice.promptModel;
-  if (name === undefined) return undefined;
+  return choice.promptModel === undefined ? undefined : openWeightModel(tables, choice.promptModel);
+}
+
+function openWeightModel(tables: Tables, name: string): ModelRow | undefined {
   const direct = tables.models.get(name);
   if (direct) return direct;
   const provider = tables.providers.get(name) ?? [...tables.providers.values()].find((p) => p.model === name);

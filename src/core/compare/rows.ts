@@ -32,6 +32,8 @@ export interface CompareRow {
   prefillBound: 'compute' | 'memory' | null;
   decodeBound: 'compute' | 'memory' | null;
   calibrated: boolean;
+  /** Where the latency comes from: a provider profile's basis, the self-hosted model, or a calibrated profile. */
+  latencyBasis: 'measured' | 'mixed' | 'assumed' | 'modelled' | 'calibrated';
   notes: string[];
 }
 
@@ -95,6 +97,7 @@ export function evaluateTarget(target: ResolvedTarget, ctx: RowContext): { row?:
     prefillBound: warm.bound,
     decodeBound: target.kind === 'self-hosted' && !warm.calibrated ? (warm.decode?.bound ?? null) : null,
     calibrated: warm.calibrated,
+    latencyBasis: warm.calibrated ? 'calibrated' : target.kind === 'provider' ? target.provider.latency.basis : 'modelled',
     notes: warm.calibrated ? [`latency from the calibrated profile measured ${calibration?.date ?? ''}`] : [],
   };
   // One request in flight tells whether concurrency, not the target itself, breaks the SLO.

@@ -97,7 +97,9 @@ function rowElement(row: CompareRow, rank: number, columns: ReturnType<typeof co
     ...columns.map((c) =>
       c.key === 'verdict'
         ? h('td', { class: `verdict ${row.meetsSlo ? 'pass' : 'fail'}`, 'data-test': 'verdict', title: row.notes.join('\n') || undefined }, c.format(row), ...row.notes.map((n) => h('div', { class: 'note' }, n)))
-        : h('td', { class: c.numeric ? 'num' : undefined }, c.format(row))),
+        : c.key === 'target'
+          ? h('td', { title: `latency: ${row.latencyBasis}` }, c.format(row))
+          : h('td', { class: c.numeric ? 'num' : undefined }, c.format(row))),
     h('td', {},
       isPrimary
         ? h('span', { 'data-test': 'primary' }, '✓ Primary')

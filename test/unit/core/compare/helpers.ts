@@ -22,6 +22,7 @@ export function row(overrides: Partial<CompareRow> & { target: string }): Compar
     prefillBound: null,
     decodeBound: null,
     calibrated: false,
+    latencyBasis: 'measured',
     notes: [],
     ...overrides,
   };

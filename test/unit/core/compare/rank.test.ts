@@ -58,6 +58,15 @@ describe('compare: ranking', () => {
       assert.ok(result.rows.some((r) => r.target.startsWith('google/')));
     });
 
+    it('uses a calibrated profile where one exists and says where each row’s latency comes from', () => {
+      const calibration = { ttftBaseMs: 40, msPerInputToken: 0.01, tpotMs: 12.5, date: '2026-11-01' };
+      const result = compareTargets({ tables: builtin, profile: resolveProfile(), countTokens: fixedTokens(1000), ...(model ? { model } : {}), calibrationFor: (id) => (id === 'openai/gpt-4o' ? calibration : undefined) });
+      const byId = (id: string) => result.rows.find((r) => r.target === id);
+      assert.deepEqual([byId('openai/gpt-4o')?.calibrated, byId('openai/gpt-4o')?.latencyBasis, byId('openai/gpt-4o')?.tpotMs], [true, 'calibrated', 12.5]);
+      assert.equal(byId('openai/gpt-4o-mini')?.latencyBasis, builtin.providers.get('openai/gpt-4o-mini')?.latency.basis);
+      assert.equal(byId('llama-3.1-70b@4xh100-sxm:fp8')?.latencyBasis, 'modelled');
+    });
+
     it('without an open-weight model: providers only, and the assumptions say how to add self-hosted rows', () => {
       const result = compareTargets({ tables: builtin, profile: resolveProfile(), countTokens: fixedTokens(500) });
       assert.ok(result.rows.length > 0 && result.rows.every((r) => r.kind === 'provider'));
