@@ -3,7 +3,7 @@
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
-import { vocabularies, vocabularyPlugin } from './scripts/vocabularies.mjs';
+import { vocabularies, vocabularyDataPlugin, vocabularyPlugin } from './scripts/vocabularies.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -37,6 +37,7 @@ const builds = [
     minify: true,
     entryPoints: Object.fromEntries(Object.entries(vocabularies).map(([spec, name]) => [`vocab/${name}`, spec])),
     outdir: 'dist',
+    plugins: [vocabularyDataPlugin],
   },
 ];
 if (Object.keys(webviews).length > 0) {

@@ -32,7 +32,7 @@ async function runSession({ name, workspace, trusted, suites }) {
       PROMPT_LENS_TEST_REPORT: reportPath,
       PROMPT_LENS_MOCHA: join(ROOT, 'node_modules/mocha'),
       PROMPT_LENS_SCREENSHOT_DIR: SCREENSHOTS,
-      PROMPT_LENS_TEST_SUITES: suites ?? '',
+      PROMPT_LENS_TEST_SUITES: suites,
     },
   });
   const serverLog = [];
@@ -76,11 +76,16 @@ async function serveRequests(page) {
       console.log(`screenshot: .test-output/screenshots/${name}.png`);
     } else if (file.endsWith('.query.json')) {
       const name = file.slice(0, -'.query.json'.length);
-      const { selector } = JSON.parse(readFileSync(join(SCREENSHOTS, file), 'utf8'));
+      let selector;
+      try {
+        ({ selector } = JSON.parse(readFileSync(join(SCREENSHOTS, file), 'utf8')));
+      } catch {
+        continue; // still being written: next poll
+      }
       rmSync(join(SCREENSHOTS, file));
       const result = { frames: 0, texts: [], scripted: false };
       for (const frame of page.frames()) {
-        if (!frame.url().includes('vscode-webview')) continue;
+        if (!/vscode-webview|\/webview\/browser\/pre\//.test(frame.url())) continue; // desktop and web hosts
         try {
           const found = await frame.evaluate((sel) => ({ texts: [...document.querySelectorAll(sel)].map((e) => e.textContent ?? ''), xss: Boolean(window.__promptLensXss) }), selector);
           if (found.texts.length > 0) result.frames++;
@@ -106,7 +111,13 @@ async function main() {
   rmSync(SCREENSHOTS, { recursive: true, force: true });
   mkdirSync(SCREENSHOTS, { recursive: true });
 
-  const sessions = [{ name: 'trusted', workspace: join(ROOT, 'test/fixtures/workspace'), trusted: true }];
+  // PROMPT_LENS_TEST_SUITES narrows the run to named suites (e.g. `benchmark,untrusted`).
+  const requested = process.env.PROMPT_LENS_TEST_SUITES?.split(',').filter(Boolean);
+  const trustedSuites = requested ? requested.filter((n) => n !== 'untrusted').join(',') : '!untrusted';
+  const sessions = [
+    { name: 'trusted', workspace: join(ROOT, 'test/fixtures/workspace'), trusted: true, suites: trustedSuites, run: !requested || trustedSuites !== '' },
+    { name: 'untrusted', workspace: join(ROOT, 'test/fixtures/untrusted'), trusted: false, suites: 'untrusted', run: !requested || requested.includes('untrusted') },
+  ].filter((s) => s.run);
   let passed = 0;
   let failed = 0;
   for (const session of sessions) {

@@ -3,6 +3,11 @@ export interface CliIo {
   out(text: string): void;
   err(text: string): void;
   readFile(path: string): Promise<string>;
+  /**
+   * Every file under `dir`, recursively, as paths relative to it with forward slashes; directories
+   * named node_modules or .git are not entered and symbolic links are not followed.
+   */
+  listFiles(dir: string): Promise<string[]>;
   env: Record<string, string | undefined>;
   cwd: string;
 }

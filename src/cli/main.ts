@@ -1,19 +1,24 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { benchCommand, BENCH_USAGE } from './commands/bench';
 import { compareCommand, COMPARE_USAGE } from './commands/compare';
 import { countCommand, COUNT_USAGE } from './commands/count';
+import { tokenizersCommand, TOKENIZERS_USAGE } from './commands/tokenizers';
 import { estimateCommand, ESTIMATE_USAGE } from './commands/estimate';
-import { targetsCommand, TARGETS_USAGE } from './commands/targets';
+import { reportCommand, REPORT_USAGE } from './commands/report';
 import { serveSimCommand, SERVE_SIM_USAGE } from './commands/serveSim';
+import { targetsCommand, TARGETS_USAGE } from './commands/targets';
 import { EXIT, UsageError, type CliIo } from './io';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; usage: string }> = {
   count: { run: countCommand, usage: COUNT_USAGE },
+  tokenizers: { run: tokenizersCommand, usage: TOKENIZERS_USAGE },
   estimate: { run: estimateCommand, usage: ESTIMATE_USAGE },
   targets: { run: targetsCommand, usage: TARGETS_USAGE },
   compare: { run: compareCommand, usage: COMPARE_USAGE },
+  report: { run: reportCommand, usage: REPORT_USAGE },
   bench: { run: benchCommand, usage: BENCH_USAGE },
   'serve-sim': { run: serveSimCommand, usage: SERVE_SIM_USAGE },
 };
@@ -54,9 +59,25 @@ function processIo(): CliIo {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     readFile: (path) => readFile(path, 'utf8'),
+    listFiles,
     env: process.env,
     cwd: process.cwd(),
   };
+}
+
+const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git']);
+
+async function listFiles(dir: string, prefix = ''): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(join(dir, prefix), { withFileTypes: true })) {
+    const relative = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (!SKIPPED_DIRECTORIES.has(entry.name)) found.push(...(await listFiles(dir, relative)));
+    } else if (entry.isFile()) {
+      found.push(relative);
+    }
+  }
+  return found;
 }
 
 if (require.main === module) {

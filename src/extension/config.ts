@@ -2,9 +2,30 @@ import * as vscode from 'vscode';
 import { z } from 'zod';
 import { DEFAULT_INCLUDE_GLOBS } from '../core/promptFiles';
 
+const positiveInt = z.number().int().positive();
+
 /** Settings as the extension uses them; every value read from VS Code is validated here. */
 const settingsSchema = z.object({
   include: z.array(z.string().min(1)).default([...DEFAULT_INCLUDE_GLOBS]),
+  benchmark: z
+    .object({
+      concurrency: z.array(positiveInt.max(4096)).min(1).default([1, 4, 16]),
+      requests: positiveInt.max(100_000).default(20),
+      warmup: z.number().int().min(0).max(100).default(1),
+      cache: z.enum(['cold', 'warm', 'both']).default('both'),
+      maxTokens: positiveInt.max(1_000_000).default(128),
+      timeoutMs: positiveInt.default(60_000),
+      timeLimitSeconds: positiveInt.default(600),
+    })
+    .default({ concurrency: [1, 4, 16], requests: 20, warmup: 1, cache: 'both', maxTokens: 128, timeoutMs: 60_000, timeLimitSeconds: 600 }),
+  slo: z
+    .object({
+      ttftMs: z.number().positive().default(500),
+      tpotMs: z.number().positive().default(30),
+      concurrency: positiveInt.default(1),
+      outputTokens: positiveInt.default(256),
+    })
+    .default({ ttftMs: 500, tpotMs: 30, concurrency: 1, outputTokens: 256 }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -22,7 +43,11 @@ export function readSettings(scope?: vscode.ConfigurationScope): SettingsResult 
     const value = config.get<unknown>(key);
     const field = settingsSchema.shape[key].safeParse(value);
     if (field.success) raw[key] = value;
-    else problems.push(`promptLens.${key}: ${field.error.issues[0]?.message ?? 'invalid value'}; using the default`);
+    else {
+      const issue = field.error.issues[0];
+      const path = issue?.path.length ? `.${issue.path.join('.')}` : '';
+      problems.push(`promptLens.${key}${path}: ${issue?.message ?? 'invalid value'}; using the default`);
+    }
   }
   return { settings: settingsSchema.parse(raw), problems };
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PromptLensApi } from '../../src/extension/extension';
@@ -69,7 +69,9 @@ export async function queryWebviews(name: string, selector: string): Promise<Web
   if (!dir) throw new Error('webview queries need the code-server harness (npm run test:integration)');
   mkdirSync(dir, { recursive: true });
   const result = join(dir, `${name}.result.json`);
-  writeFileSync(join(dir, `${name}.query.json`), JSON.stringify({ selector }));
+  rmSync(result, { force: true });
+  writeFileSync(join(dir, `${name}.query.json.tmp`), JSON.stringify({ selector }));
+  renameSync(join(dir, `${name}.query.json.tmp`), join(dir, `${name}.query.json`));
   await waitFor(`webview query ${name}`, () => (existsSync(result) ? true : undefined), 20_000);
   return JSON.parse(readFileSync(result, 'utf8')) as WebviewQueryResult;
 }

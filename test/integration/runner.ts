@@ -37,9 +37,13 @@ export async function runSuites(reportPath: string, mochaPath: string): Promise<
   const Mocha = require(mochaPath) as MochaCtor; // the project's own mocha, by absolute path
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
   const suitesDir = join(__dirname, 'suites');
-  const grep = process.env.PROMPT_LENS_TEST_SUITES?.split(',').filter(Boolean) ?? [];
+  // PROMPT_LENS_TEST_SUITES: comma-separated names to run; a leading '!' excludes a name instead.
+  const filters = process.env.PROMPT_LENS_TEST_SUITES?.split(',').filter(Boolean) ?? [];
+  const include = filters.filter((f) => !f.startsWith('!'));
+  const exclude = filters.filter((f) => f.startsWith('!')).map((f) => f.slice(1));
   for (const file of readdirSync(suitesDir).filter((f) => f.endsWith('.test.js')).sort()) {
-    if (grep.length === 0 || grep.some((g) => file.includes(g))) mocha.addFile(join(suitesDir, file));
+    const name = file.slice(0, -'.test.js'.length);
+    if ((include.length === 0 || include.includes(name)) && !exclude.includes(name)) mocha.addFile(join(suitesDir, file));
   }
   const report: IntegrationReport = { vscodeVersion: vscode.version, appName: vscode.env.appName, passes: [], failures: [], pending: 0, durationMs: 0 };
   const started = Date.now();

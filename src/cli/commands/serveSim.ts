@@ -1,11 +1,14 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_LATENCY_PARAMS, linearLatencyModel } from '../../core/sim/latencyModel';
+import { parseTargetId, resolveTarget } from '../../core/estimate';
+import { DEFAULT_LATENCY_PARAMS, linearLatencyModel, type SimLatencyModel } from '../../core/sim/latencyModel';
 import { startSimulator } from '../../core/sim/server';
+import { targetLatencyModel } from '../../core/sim/targetLatency';
 import { EXIT, UsageError, type CliIo } from '../io';
+import { loadCliTables } from '../tables';
 import { flag, intFlag, numberFlag } from './flags';
 
 export const SERVE_SIM_USAGE =
-  'prompt-lens serve-sim [--port P] [--model NAME] [--prefill-tokens-per-s N] [--prefill-base-ms MS] [--tpot-ms MS] [--output-tokens N]';
+  'prompt-lens serve-sim [--port P] [--model NAME] [--target ID [--table FILE]] [--prefill-tokens-per-s N] [--prefill-base-ms MS] [--tpot-ms MS] [--output-tokens N]';
 
 /** Serves the simulated endpoint on 127.0.0.1 until Ctrl-C. */
 export async function serveSimCommand(args: string[], io: CliIo): Promise<number> {
@@ -14,6 +17,8 @@ export async function serveSimCommand(args: string[], io: CliIo): Promise<number
     options: {
       port: { type: 'string', default: '8765' },
       model: { type: 'string' },
+      target: { type: 'string' },
+      table: { type: 'string', multiple: true },
       'prefill-tokens-per-s': { type: 'string', default: String(DEFAULT_LATENCY_PARAMS.prefillTokensPerSecond) },
       'prefill-base-ms': { type: 'string', default: String(DEFAULT_LATENCY_PARAMS.prefillBaseMs) },
       'tpot-ms': { type: 'string', default: String(DEFAULT_LATENCY_PARAMS.tpotBaseMs) },
@@ -23,7 +28,9 @@ export async function serveSimCommand(args: string[], io: CliIo): Promise<number
     strict: true,
   });
   if (positionals.length) throw new UsageError(`unexpected argument; usage: ${SERVE_SIM_USAGE}`);
-  const latency = linearLatencyModel({
+  const latency: SimLatencyModel = values.target
+    ? targetLatencyModel(resolveTarget(parseTargetId(values.target), await loadCliTables(values.table ?? [], io)))
+    : linearLatencyModel({
     ...DEFAULT_LATENCY_PARAMS,
     prefillTokensPerSecond: flag('prefill-tokens-per-s', values['prefill-tokens-per-s'], numberFlag(0, 1e9)),
     prefillBaseMs: flag('prefill-base-ms', values['prefill-base-ms'], numberFlag(-1, 1e6)),
@@ -34,7 +41,8 @@ export async function serveSimCommand(args: string[], io: CliIo): Promise<number
 
   let sim;
   try {
-    sim = await startSimulator({ port, host: '127.0.0.1', ...(values.model ? { model: values.model } : {}), latency, defaultMaxTokens, log: (line) => io.out(`${line}\n`) });
+    const model = values.model ?? values.target;
+    sim = await startSimulator({ port, host: '127.0.0.1', ...(model ? { model } : {}), latency, defaultMaxTokens, log: (line) => io.out(`${line}\n`) });
   } catch (error) {
     throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }

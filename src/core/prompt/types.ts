@@ -33,6 +33,13 @@ export interface TemplateVariable {
 export interface ParseError {
   message: string;
   range: SourceRange;
+  /** Absent means 'error'. Warnings (e.g. an image part that is not counted) leave the structure usable. */
+  severity?: 'error' | 'warning';
+}
+
+export interface ParseOptions {
+  /** Extra variable patterns (regular expression sources, e.g. `promptLens.variablePatterns`); group 1 is the name. */
+  variablePatterns?: readonly string[];
 }
 
 export interface PromptSettings {

@@ -1,17 +1,34 @@
-/** A loaded tokenizer: counts are what the model's own tokenizer would produce for the text. */
+/** A loaded tokenizer: counts are the model's own tokenizer's when `exact`, an estimate otherwise. */
 export interface Tokenizer {
   readonly id: TokenizerId;
   /** true when counts are the model's real tokenizer's; false for an approximation. */
   readonly exact: boolean;
-  encode(text: string): number[];
+  /**
+   * Tokens of the underlying byte-pair encoding. Sums over chunks split at safe boundaries
+   * (see boundaries.ts), which is what incremental counting relies on.
+   */
+  countBase(text: string): number;
+  /** Turns a (summed) base count into this tokenizer's count: identity for exact tokenizers. */
+  finish(baseCount: number): number;
+  /** `finish(countBase(text))`. */
   count(text: string): number;
+  /**
+   * Token ids. An approximation returns its base encoding's (o200k_base) ids: good enough for token
+   * positions (prefix-cache blocks), while its counts come from `count`.
+   */
+  encode(text: string): number[];
 }
 
-export const TOKENIZER_IDS = ['o200k_base', 'cl100k_base'] as const;
+export const EXACT_TOKENIZER_IDS = ['o200k_base', 'cl100k_base', 'llama3'] as const;
+export type ExactTokenizerId = (typeof EXACT_TOKENIZER_IDS)[number];
+
+export const TOKENIZER_IDS = [...EXACT_TOKENIZER_IDS, 'qwen2', 'deepseek-v3', 'mistral', 'gemma3', 'claude', 'gemini', 'approximate'] as const;
 export type TokenizerId = (typeof TOKENIZER_IDS)[number];
 
 export interface TokenizerInfo {
   readonly id: TokenizerId;
   readonly exact: boolean;
   readonly description: string;
+  /** For approximations: how far off it was measured (or why it could not be), in words. */
+  readonly error?: string;
 }

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { memoryIo } from '../helpers/memoryIo';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
+
+const fixture = (name: string): string => readFileSync(join(__dirname, '../../fixtures/prompts', name), 'utf8');
 
 describe('prompt-lens count', () => {
   it('prints per-file counts as JSON with the documented fields', async () => {
@@ -10,7 +14,35 @@ describe('prompt-lens count', () => {
     const code = await runCli(['count', 'a.prompt', '--json'], io);
     assert.equal(code, 0);
     const rows = JSON.parse(io.stdout) as Array<Record<string, unknown>>;
-    assert.deepEqual(rows, [{ file: 'a.prompt', tokenizer: 'o200k_base', exact: true, contentTokens: getTokenizer('o200k_base').count(text) }]);
+    const tokens = getTokenizer('o200k_base').count(text);
+    assert.deepEqual(rows, [
+      { file: 'a.prompt', tokenizer: 'o200k_base', exact: true, contentTokens: tokens, inputTokens: tokens + 3 + 3, messages: [{ role: 'user', tokens }], variables: [], errors: [] },
+    ]);
+  });
+
+  it('picks the tokenizer from the front-matter model and lists unfilled variables', async () => {
+    const io = memoryIo({ 's.prompty': fixture('support.prompty'), 'c.json': fixture('chat.json') });
+    assert.equal(await runCli(['count', 's.prompty', 'c.json', '--json'], io), 0);
+    const [prompty, chat] = JSON.parse(io.stdout) as Array<{ tokenizer: string; variables: string[]; messages: unknown[]; errors: unknown[] }>;
+    assert.equal(prompty?.tokenizer, 'o200k_base');
+    assert.deepEqual(prompty?.variables, ['order_id']);
+    assert.equal(chat?.tokenizer, 'llama3');
+    assert.equal(chat?.messages.length, 3);
+  });
+
+  it('--tokenizer overrides; an unknown id lists the valid ones and exits 2', async () => {
+    const io = memoryIo({ 'b.txt': 'hello world' });
+    assert.equal(await runCli(['count', 'b.txt', '--tokenizer', 'cl100k_base', '--json'], io), 0);
+    assert.equal((JSON.parse(io.stdout) as Array<{ tokenizer: string }>)[0]?.tokenizer, 'cl100k_base');
+    const bad = memoryIo({ 'b.txt': 'x' });
+    assert.equal(await runCli(['count', 'b.txt', '--tokenizer', 'gpt9'], bad), 2);
+    assert.match(bad.stderr, /^prompt-lens count: unknown tokenizer 'gpt9'; valid: o200k_base, cl100k_base, llama3, .*\n$/);
+  });
+
+  it('still counts a malformed file and reports its errors', async () => {
+    const io = memoryIo({ 'x.json': fixture('broken.json') });
+    assert.equal(await runCli(['count', 'x.json'], io), 0);
+    assert.match(io.stdout, /^\d+\t\d+ input\to200k_base\tx\.json\t\(1 message; 1 problem: JSON: /);
   });
 
   it('reports a missing file on one line, still counts the others, and exits 2', async () => {
@@ -28,5 +60,18 @@ describe('prompt-lens count', () => {
     const io2 = memoryIo({});
     assert.equal(await runCli(['frobnicate'], io2), 2);
     assert.equal(io2.stderr.split('\n').length, 2);
+  });
+});
+
+describe('prompt-lens tokenizers', () => {
+  it('lists the registry with exactness and approximation errors', async () => {
+    const io = memoryIo({});
+    assert.equal(await runCli(['tokenizers', '--json'], io), 0);
+    const rows = JSON.parse(io.stdout) as Array<{ id: string; exact: boolean; error?: string; chatOverhead: { perMessage: number } }>;
+    assert.deepEqual(rows.find((r) => r.id === 'o200k_base')?.chatOverhead.perMessage, 3);
+    assert.ok(rows.filter((r) => !r.exact).every((r) => r.error));
+    const text = memoryIo({});
+    await runCli(['tokenizers'], text);
+    assert.match(text.stdout, /^claude\tapproximate\t/m);
   });
 });

@@ -1,6 +1,6 @@
 import type { CliIo } from '../../../src/cli/io';
 
-/** A CliIo over an in-memory file map that records what the command printed. */
+/** A CliIo over an in-memory file map (absolute paths, '/' as the root) that records what the command printed. */
 export function memoryIo(files: Record<string, string>): CliIo & { stdout: string; stderr: string } {
   const io = {
     stdout: '',
@@ -15,6 +15,12 @@ export function memoryIo(files: Record<string, string>): CliIo & { stdout: strin
       const text = files[path];
       if (text === undefined) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
       return text;
+    },
+    async listFiles(dir: string) {
+      const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+      const under = Object.keys(files).filter((path) => path.startsWith(prefix)).map((path) => path.slice(prefix.length));
+      if (under.length === 0) throw Object.assign(new Error(`ENOENT: ${dir}`), { code: 'ENOENT' });
+      return under.filter((path) => !path.split('/').some((part) => part === 'node_modules' || part === '.git'));
     },
     env: {},
     cwd: '/',

@@ -1,0 +1,79 @@
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { buildReport, formatReport, hasFindingsAtOrAbove } from '../../core/findings/report';
+import { parseFindingSettings } from '../../core/findings/settings';
+import { DEFAULT_FINDING_TARGET, PLACEHOLDER_TARGETS } from '../../core/findings/targets';
+import { FINDING_CODES } from '../../core/findings/types';
+import { DEFAULT_INCLUDE_GLOBS, promptFileMatcher } from '../../core/promptFiles';
+import { getTokenizer } from '../../core/tokenize/registry';
+import { EXIT, UsageError, type CliIo } from '../io';
+
+export const REPORT_USAGE =
+  'prompt-lens report [DIR] [--target ID] [--json] [--fail-on warning|error] [--include GLOB]... [--disable CODE]... [--rag-max-tokens N] [--rag-max-share F] [--min-shared-tokens N]';
+
+const failOn = z.enum(['warning', 'error']);
+const positiveInt = z.coerce.number().int().positive();
+const share = z.coerce.number().gt(0).max(1);
+
+function flag<T>(schema: z.ZodType<T>, name: string, value: string | undefined): T | undefined {
+  if (value === undefined) return undefined;
+  const result = schema.safeParse(value);
+  if (!result.success) throw new UsageError(`--${name} ${value}: ${result.error.issues[0]?.message ?? 'invalid'}`);
+  return result.data;
+}
+
+export async function reportCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      target: { type: 'string', default: DEFAULT_FINDING_TARGET },
+      json: { type: 'boolean', default: false },
+      'fail-on': { type: 'string' },
+      include: { type: 'string', multiple: true },
+      disable: { type: 'string', multiple: true },
+      'rag-max-tokens': { type: 'string' },
+      'rag-max-share': { type: 'string' },
+      'min-shared-tokens': { type: 'string' },
+    },
+  });
+  if (positionals.length > 1) throw new UsageError(`one directory at most; usage: ${REPORT_USAGE}`);
+  const target = PLACEHOLDER_TARGETS[values.target];
+  if (!target) throw new UsageError(`unknown target '${values.target}'; targets: ${Object.keys(PLACEHOLDER_TARGETS).join(', ')}`);
+  const level = flag(failOn, 'fail-on', values['fail-on']);
+  const disabled = (values.disable ?? []).flatMap((d) => d.split(','));
+  const unknown = disabled.filter((code) => !(FINDING_CODES as readonly string[]).includes(code));
+  if (unknown.length > 0) throw new UsageError(`--disable ${unknown.join(',')}: unknown finding code; codes: ${FINDING_CODES.join(', ')}`);
+  const { settings, problems } = parseFindingSettings({
+    disabled,
+    rag: { maxTokens: flag(positiveInt, 'rag-max-tokens', values['rag-max-tokens']), maxShare: flag(share, 'rag-max-share', values['rag-max-share']) },
+    cache: { minSharedTokens: flag(positiveInt, 'min-shared-tokens', values['min-shared-tokens']) },
+  });
+  if (problems.length > 0) throw new UsageError(problems.join('; '));
+
+  const root = resolve(io.cwd, positionals[0] ?? '.');
+  let paths: string[];
+  try {
+    paths = await io.listFiles(root);
+  } catch {
+    throw new UsageError(`cannot list ${positionals[0] ?? '.'}: not a readable directory`);
+  }
+  const isPrompt = promptFileMatcher(values.include ?? DEFAULT_INCLUDE_GLOBS);
+  const inputs: Array<{ path: string; text: string }> = [];
+  let unreadable = false;
+  for (const path of paths.filter(isPrompt).sort()) {
+    try {
+      inputs.push({ path, text: await io.readFile(join(root, path)) });
+    } catch {
+      unreadable = true;
+      io.err(`prompt-lens: cannot read ${path}; skipped\n`);
+    }
+  }
+
+  const report = buildReport(inputs, { tokenizer: getTokenizer(target.tokenizer), costModel: target.model, settings });
+  io.out(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+  if (level !== undefined && hasFindingsAtOrAbove(report, level)) return EXIT.findings;
+  return unreadable ? EXIT.usage : EXIT.ok;
+}

@@ -1,0 +1,71 @@
+/**
+ * What findings need from the estimation engine, injected so findings can be computed and tested
+ * without it. The real engine is adapted to this interface; `PLACEHOLDER_COST_MODEL` stands in
+ * until then and says so in its label.
+ */
+export interface CacheRule {
+  /** Fewest prefix tokens that are cached at all (OpenAI 1,024; a vLLM block: 16). */
+  minTokens: number;
+  /** Cached prefixes are whole multiples of this (OpenAI 128; vLLM/SGLang block size). */
+  granularity: number;
+}
+
+export interface FindingCostModel {
+  /** Shown in messages, e.g. "llama-3.1-70b · 4×h100-sxm". */
+  label: string;
+  contextWindow?: number;
+  cacheRule: CacheRule;
+  ttftMs(inputTokens: number, cachedTokens: number): number;
+  costUsd(inputTokens: number, cachedTokens: number): number;
+}
+
+/**
+ * Tokens of a shared prefix that a cache can serve: nothing below the minimum, then whole
+ * granules. At least one token of the request must still be computed, so a prompt that is
+ * entirely shared caches one token less (vLLM and SGLang behave this way).
+ */
+export function cacheableTokens(sharedTokens: number, promptTokens: number, rule: CacheRule): number {
+  const usable = Math.min(sharedTokens, promptTokens - 1);
+  if (usable < rule.minTokens) return 0;
+  return Math.floor(usable / rule.granularity) * rule.granularity;
+}
+
+export interface LinearCostParams {
+  label: string;
+  contextWindow?: number;
+  cacheRule: CacheRule;
+  /** Fixed part of TTFT (scheduling, network). */
+  baseMs: number;
+  /** Prefill time per uncached input token. */
+  msPerToken: number;
+  /** Time per cached token (reading the prefix from the cache is not free, but close). */
+  msPerCachedToken: number;
+  usdPerMillionInput: number;
+  usdPerMillionCached: number;
+}
+
+/** TTFT and cost linear in uncached and cached tokens: the simplest model that shows cache effects. */
+export function linearCostModel(p: LinearCostParams): FindingCostModel {
+  return {
+    label: p.label,
+    ...(p.contextWindow === undefined ? {} : { contextWindow: p.contextWindow }),
+    cacheRule: p.cacheRule,
+    ttftMs: (input, cached) => p.baseMs + (input - cached) * p.msPerToken + cached * p.msPerCachedToken,
+    costUsd: (input, cached) => ((input - cached) * p.usdPerMillionInput + cached * p.usdPerMillionCached) / 1e6,
+  };
+}
+
+/**
+ * Placeholder until the estimation engine is wired in: a self-hosted engine with vLLM's 16-token
+ * blocks, prefill at 8,000 tokens/s, $1 per million input tokens, cached tokens at a tenth.
+ */
+export const PLACEHOLDER_COST_MODEL: FindingCostModel = linearCostModel({
+  label: 'placeholder model (self-hosted, 16-token blocks)',
+  contextWindow: 128_000,
+  cacheRule: { minTokens: 16, granularity: 16 },
+  baseMs: 50,
+  msPerToken: 0.125,
+  msPerCachedToken: 0.005,
+  usdPerMillionInput: 1,
+  usdPerMillionCached: 0.1,
+});

@@ -1,0 +1,128 @@
+import type { Tokenizer } from '../tokenize/types';
+
+/**
+ * Texts encoded in chunks that start at a line start (after "\n", before a character that is
+ * neither white space nor "/": o200k_base lets a punctuation piece run on through "\n/").
+ * Tiktoken-style pre-tokenisers (o200k_base, cl100k_base, llama3) never join a piece across such a
+ * point, so the chunks' tokens concatenate to the whole text's tokens (a property test checks
+ * this). Chunks make two things cheap: workspaces repeat the same lines in many files, so each
+ * distinct chunk is encoded once; and token index ↔ character offset lookups re-encode one chunk,
+ * not the whole prefix.
+ */
+export interface EncodedText {
+  tokens: Int32Array;
+  /** Chunk starts, ascending: character offset and index of its first token. */
+  chunkChars: number[];
+  chunkTokens: number[];
+}
+
+const CHUNK_CHARS = 256;
+/**
+ * Vocabularies whose pre-tokeniser is known not to join across a line start. SentencePiece models
+ * (Mistral, Gemma) add a dummy prefix to every encoded input, so their texts are encoded whole.
+ */
+const LINE_SAFE_TOKENIZERS = new Set(['o200k_base', 'cl100k_base', 'llama3']);
+const SPLIT = /\n(?=[^\s/])/g;
+
+/** Line-start split points, grouped so that chunks hold about CHUNK_CHARS characters. */
+function chunkStarts(text: string, split: boolean): number[] {
+  const starts = [0];
+  if (!split) return starts;
+  let last = 0;
+  for (const m of text.matchAll(SPLIT)) {
+    const at = m.index + 1;
+    if (at - last >= CHUNK_CHARS) {
+      starts.push(at);
+      last = at;
+    }
+  }
+  return starts;
+}
+
+export class TokenMemo {
+  private readonly chunks = new Map<string, Int32Array>();
+  private readonly split: boolean;
+
+  constructor(
+    readonly tokenizer: Tokenizer,
+    private readonly maxChunks = 1 << 18,
+  ) {
+    this.split = LINE_SAFE_TOKENIZERS.has(tokenizer.id);
+  }
+
+  private encodeChunk(text: string): Int32Array {
+    let tokens = this.chunks.get(text);
+    if (tokens) {
+      // Least recently used first out: Map iteration follows insertion order, so re-insert on use.
+      this.chunks.delete(text);
+    } else {
+      tokens = Int32Array.from(this.tokenizer.encode(text));
+      if (this.chunks.size >= this.maxChunks) this.chunks.delete(this.chunks.keys().next().value as string);
+    }
+    this.chunks.set(text, tokens);
+    return tokens;
+  }
+
+  encode(text: string): EncodedText {
+    const chunkChars = chunkStarts(text, this.split);
+    const parts = chunkChars.map((start, i) => this.encodeChunk(text.slice(start, chunkChars[i + 1] ?? text.length)));
+    const tokens = new Int32Array(parts.reduce((n, p) => n + p.length, 0));
+    const chunkTokens: number[] = [];
+    let at = 0;
+    for (const p of parts) {
+      chunkTokens.push(at);
+      tokens.set(p, at);
+      at += p.length;
+    }
+    return { tokens, chunkChars, chunkTokens };
+  }
+}
+
+/** Index of the last chunk whose start (in `starts`) is ≤ value. */
+function chunkAt(starts: number[], value: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] as number) <= value) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * Character offset after the first `k` tokens (tokenizers here encode but do not decode):
+ * bisection, inside one chunk, on "this prefix encodes to the same first tokens" — false while
+ * the k-th token is cut short, true from its end on.
+ */
+export function charOffsetAfterTokens(tokenizer: Tokenizer, text: string, encoded: EncodedText, k: number): number {
+  if (k <= 0) return 0;
+  if (k >= encoded.tokens.length) return text.length;
+  const c = chunkAt(encoded.chunkTokens, k);
+  const charStart = encoded.chunkChars[c] as number;
+  const local = k - (encoded.chunkTokens[c] as number);
+  if (local === 0) return charStart;
+  const chunk = text.slice(charStart, encoded.chunkChars[c + 1] ?? text.length);
+  const expected = encoded.tokens.subarray(encoded.chunkTokens[c] as number, k);
+  const startsWithExpected = (end: number): boolean => {
+    const head = tokenizer.encode(chunk.slice(0, end));
+    if (head.length < local) return false;
+    for (let i = 0; i < local; i++) if (head[i] !== expected[i]) return false;
+    return true;
+  };
+  let lo = 1;
+  let hi = chunk.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (startsWithExpected(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return charStart + lo;
+}
+
+/** Number of tokens that the text before `charOffset` takes (counting a token cut there as one). */
+export function tokensBefore(tokenizer: Tokenizer, text: string, encoded: EncodedText, charOffset: number): number {
+  const c = chunkAt(encoded.chunkChars, charOffset);
+  const charStart = encoded.chunkChars[c] as number;
+  return (encoded.chunkTokens[c] as number) + tokenizer.count(text.slice(charStart, charOffset));
+}

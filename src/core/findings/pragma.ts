@@ -1,0 +1,40 @@
+import { FINDING_CODES, type Finding, type FindingCode } from './types';
+
+/**
+ * In-file suppression. One syntax for every format, inside whatever comment the format has:
+ *   <!-- prompt-lens-disable rag-budget cache-breaker -->   (Markdown, plain prompts)
+ *   # prompt-lens-disable rag-budget                        (YAML, Prompty front matter)
+ *   {# prompt-lens-disable #}                               (Jinja)
+ * Codes are separated by spaces or commas; no code at all disables every finding in the file.
+ */
+export interface FilePragmas {
+  all: boolean;
+  codes: Set<FindingCode>;
+  /** Words after the keyword that are not finding codes (worth a hint in the editor). */
+  unknown: string[];
+}
+
+const PRAGMA = /prompt-lens-disable\b([^\n]*)/g;
+const COMMENT_CLOSE = /(-->|#}|\*\/|%}).*$/;
+
+export function readPragmas(text: string): FilePragmas {
+  const result: FilePragmas = { all: false, codes: new Set(), unknown: [] };
+  for (const match of text.matchAll(PRAGMA)) {
+    const words = (match[1] ?? '').replace(COMMENT_CLOSE, '').split(/[\s,]+/).filter((w) => w.length > 0);
+    if (words.length === 0) result.all = true;
+    for (const word of words) {
+      if ((FINDING_CODES as readonly string[]).includes(word)) result.codes.add(word as FindingCode);
+      else result.unknown.push(word);
+    }
+  }
+  return result;
+}
+
+export function suppressedBy(pragmas: FilePragmas, code: FindingCode): boolean {
+  return pragmas.all || pragmas.codes.has(code);
+}
+
+/** Keeps findings that neither the settings nor the file's own pragmas switch off. */
+export function applySuppression(findings: Finding[], disabled: readonly FindingCode[], pragmasOf: (file: string) => FilePragmas): Finding[] {
+  return findings.filter((f) => !disabled.includes(f.code) && !suppressedBy(pragmasOf(f.file), f.code));
+}

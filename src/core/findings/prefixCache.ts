@@ -1,0 +1,440 @@
+import type { ParsedPrompt, SourceRange } from '../prompt/types';
+import type { Tokenizer } from '../tokenize/types';
+import { cacheableTokens, type FindingCostModel } from './costModel';
+import { detectDynamic, type DynamicKind, type DynamicSpan } from './dynamic';
+import { formatCount, formatMs, formatUsd } from './format';
+import { detectRegions } from './rag';
+import { charOffsetAfterTokens, TokenMemo, tokensBefore } from './encoding';
+import { buildRequest, lineColumn, RenderMap, type PromptRequest } from './request';
+import type { FindingSettings } from './settings';
+import { commonPrefix, compareTokens, hashTokens, realign } from './tokenSeq';
+import type { Finding } from './types';
+
+export interface PrefixCacheOptions {
+  /** The primary target's tokenizer: prefixes are compared as its tokens, not as characters. */
+  tokenizer: Tokenizer;
+  costModel: FindingCostModel;
+  settings: FindingSettings['cache'];
+  /** When given, retrieved-context regions count as dynamic content (they change with every query). */
+  rag?: FindingSettings['rag'];
+}
+
+export interface GroupMember {
+  file: string;
+  promptTokens: number;
+  /** Tokens this file shares with its closest group member (at least the group's common prefix). */
+  sharedTokens: number;
+  cacheableTokens: number;
+  /** Offset in the file text where the shared prefix ends. */
+  prefixEnd: number;
+  coldTtftMs: number;
+  warmTtftMs: number;
+  savedUsdPer1kCalls: number;
+}
+
+export interface CacheGroup {
+  /** Tokens every member shares. */
+  sharedTokens: number;
+  /** Of those, what the target's cache rule can serve. */
+  cacheableTokens: number;
+  members: GroupMember[];
+}
+
+export interface NearMiss {
+  file: string;
+  other: string;
+  /** The differing piece in each file (file offsets) and its text. */
+  range: SourceRange;
+  otherRange: SourceRange;
+  text: string;
+  otherText: string;
+  sharedNow: number;
+  sharedWithout: number;
+  cacheableNow: number;
+  cacheableWithout: number;
+}
+
+export interface CacheBreaker {
+  file: string;
+  kind: DynamicKind;
+  range: SourceRange;
+  text: string;
+  /** Static tokens right after the dynamic part, up to the next dynamic part. */
+  staticTokensAfter: number;
+  cacheableNow: number;
+  cacheableIfMoved: number;
+  /** Dynamic parts before this one, which must move too. */
+  dynamicBefore: number;
+}
+
+interface Entry {
+  file: string;
+  text: string;
+  parsed: ParsedPrompt;
+  request: PromptRequest;
+  /** Content tokens of the first request message (the system message when there is one). */
+  first: Int32Array;
+  tailKey: string | undefined;
+  // Derived lazily and dropped with the entry when the file changes.
+  maps?: RenderMap[];
+  dynamic?: DynamicSpan[];
+  breakers?: CacheBreaker[];
+  offsets?: Map<number, number>;
+}
+
+const TAIL_TOKENS = 32;
+const MAX_BUCKET_PAIRS = 16;
+
+/**
+ * Workspace-wide prefix analysis. Requests are kept sorted by token sequence, so files sharing a
+ * prefix are neighbours and the longest common prefix of neighbours says who can share a cache.
+ * Updating one file re-encodes only that file and touches only its neighbours; groups and
+ * per-file findings are read off the sorted order on demand.
+ */
+export class PrefixCacheAnalyser {
+  private readonly entries = new Map<string, Entry>();
+  private readonly order: Entry[] = [];
+  /** lcp[i] = common prefix of order[i - 1] and order[i]; lcp[0] = 0. */
+  private readonly lcp: number[] = [];
+  /** Files whose first message ends the same way: near-miss candidates that sorting keeps apart. */
+  private readonly tails = new Map<string, Set<Entry>>();
+  private readonly memo: TokenMemo;
+
+  constructor(private readonly options: PrefixCacheOptions) {
+    this.memo = new TokenMemo(options.tokenizer);
+  }
+
+  /** Shared prefixes below this are not reported: the larger of the cache rule's minimum and the setting. */
+  get threshold(): number {
+    return Math.max(this.options.costModel.cacheRule.minTokens, this.options.settings.minSharedTokens);
+  }
+
+  update(file: string, text: string, parsed: ParsedPrompt): void {
+    this.remove(file);
+    const request = buildRequest(parsed, this.memo);
+    const head = request.messages[0];
+    const first = head ? request.tokens.subarray(head.tokenStart, head.tokenEnd) : new Int32Array(0);
+    const tailKey = first.length >= TAIL_TOKENS ? hashTokens(first, first.length - TAIL_TOKENS, first.length) : undefined;
+    const entry: Entry = { file, text, parsed, request, first, tailKey };
+    this.entries.set(file, entry);
+    const at = this.lowerBound(entry);
+    this.order.splice(at, 0, entry);
+    this.lcp.splice(at, 0, 0);
+    this.refreshLcp(at);
+    this.refreshLcp(at + 1);
+    if (tailKey !== undefined) {
+      let bucket = this.tails.get(tailKey);
+      if (!bucket) this.tails.set(tailKey, (bucket = new Set()));
+      bucket.add(entry);
+    }
+  }
+
+  remove(file: string): void {
+    const entry = this.entries.get(file);
+    if (!entry) return;
+    this.entries.delete(file);
+    const at = this.indexOf(entry);
+    this.order.splice(at, 1);
+    this.lcp.splice(at, 1);
+    this.refreshLcp(at);
+    if (entry.tailKey !== undefined) this.tails.get(entry.tailKey)?.delete(entry);
+  }
+
+  files(): string[] {
+    return this.order.map((e) => e.file);
+  }
+
+  promptTokens(file: string): number | undefined {
+    return this.entries.get(file)?.request.tokens.length;
+  }
+
+  /** Every group of two or more files sharing at least `threshold` tokens. */
+  groups(): CacheGroup[] {
+    const groups: CacheGroup[] = [];
+    for (let i = 0; i < this.order.length; i++) {
+      const [lo, hi] = this.runAround(i);
+      if (hi > lo) groups.push(this.groupOver(lo, hi));
+      i = hi;
+    }
+    return groups;
+  }
+
+  groupOf(file: string): CacheGroup | undefined {
+    const entry = this.entries.get(file);
+    if (!entry) return undefined;
+    const [lo, hi] = this.runAround(this.indexOf(entry));
+    return hi > lo ? this.groupOver(lo, hi) : undefined;
+  }
+
+  /** The near miss with the largest gain for this file, if any. */
+  nearMiss(file: string): NearMiss | undefined {
+    const entry = this.entries.get(file);
+    if (!entry || entry.first.length === 0) return undefined;
+    const at = this.indexOf(entry);
+    const candidates = new Set<Entry>([this.order[at - 1], this.order[at + 1]].filter((e): e is Entry => e !== undefined));
+    let taken = 0;
+    for (const other of entry.tailKey === undefined ? [] : (this.tails.get(entry.tailKey) ?? [])) {
+      // Twins with the same first message are group members, not near misses: skip them uncounted.
+      if (other === entry || commonPrefix(other.first, entry.first) === entry.first.length) continue;
+      if (taken++ >= MAX_BUCKET_PAIRS) break;
+      candidates.add(other);
+    }
+    let best: NearMiss | undefined;
+    for (const other of candidates) {
+      const miss = this.nearMissWith(entry, other);
+      if (miss && (!best || miss.cacheableWithout - miss.cacheableNow > best.cacheableWithout - best.cacheableNow)) best = miss;
+    }
+    return best;
+  }
+
+  /** Dynamic parts placed before a long static part (cached per file version). */
+  breakers(file: string): CacheBreaker[] {
+    const entry = this.entries.get(file);
+    if (!entry) return [];
+    entry.breakers ??= this.findBreakers(entry);
+    return entry.breakers;
+  }
+
+  /** prefix-cache, cache-near-miss and cache-breaker findings for one file. */
+  findingsFor(file: string): Finding[] {
+    const findings: Finding[] = [];
+    const model = this.options.costModel;
+    const group = this.groupOf(file);
+    const me = group?.members.find((m) => m.file === file);
+    if (group && me) {
+      const others = group.members.filter((m) => m !== me);
+      findings.push({
+        code: 'prefix-cache',
+        severity: 'information',
+        message:
+          `Prefix cache: the first ${formatCount(me.sharedTokens)} tokens are shared with ${others.length === 1 ? '1 other file' : `${others.length} other files`} ` +
+          `(${formatCount(me.cacheableTokens)} cacheable on ${model.label}); warm TTFT ${formatMs(me.warmTtftMs)} vs cold ${formatMs(me.coldTtftMs)}, ` +
+          `saves ${formatUsd(me.savedUsdPer1kCalls)} per 1,000 calls; the shared prefix ends here`,
+        file,
+        range: { start: me.prefixEnd, end: me.prefixEnd },
+        relatedFiles: others.map((m) => ({ file: m.file, range: { start: m.prefixEnd, end: m.prefixEnd }, message: `shares ${formatCount(m.sharedTokens)} tokens; its shared prefix ends here` })),
+        data: { sharedTokens: me.sharedTokens, cacheableTokens: me.cacheableTokens, groupSharedTokens: group.sharedTokens, coldTtftMs: me.coldTtftMs, warmTtftMs: me.warmTtftMs, savedUsdPer1kCalls: me.savedUsdPer1kCalls, files: group.members.map((m) => m.file) },
+      });
+    }
+    const miss = this.nearMiss(file);
+    if (miss) {
+      const line = lineColumn((this.entries.get(miss.other) as Entry).text, miss.otherRange.start).line;
+      findings.push({
+        code: 'cache-near-miss',
+        severity: 'information',
+        message:
+          `Near miss: the first message differs from ${miss.other} (line ${line}) here — ${quote(miss.text)} vs ${quote(miss.otherText)}; ` +
+          `without this difference they would share ${formatCount(miss.sharedWithout)} tokens (${formatCount(miss.cacheableWithout)} cacheable) instead of ${formatCount(miss.sharedNow)}`,
+        file,
+        range: miss.range,
+        relatedFiles: [{ file: miss.other, range: miss.otherRange, message: `differs here: ${quote(miss.otherText)}` }],
+        data: { other: miss.other, sharedNow: miss.sharedNow, sharedWithout: miss.sharedWithout, cacheableNow: miss.cacheableNow, cacheableWithout: miss.cacheableWithout },
+      });
+    }
+    const total = this.entries.get(file)?.request.tokens.length ?? 0;
+    for (const b of this.breakers(file)) {
+      const saved = model.ttftMs(total, b.cacheableNow) - model.ttftMs(total, b.cacheableIfMoved);
+      findings.push({
+        code: 'cache-breaker',
+        severity: 'warning',
+        message:
+          `Cache breaker: ${b.kind} ${quote(b.text)} comes before ${formatCount(b.staticTokensAfter)} static tokens; moving it ` +
+          `${b.dynamicBefore === 0 ? '' : `and the ${b.dynamicBefore === 1 ? 'dynamic part' : `${b.dynamicBefore} dynamic parts`} before it `}after them would make ` +
+          `${formatCount(b.cacheableIfMoved)} tokens cacheable instead of ${formatCount(b.cacheableNow)} (warm TTFT ≈${formatMs(saved)} faster on ${model.label})`,
+        file,
+        range: b.range,
+        data: { kind: b.kind, dynamicBefore: b.dynamicBefore, staticTokensAfter: b.staticTokensAfter, cacheableNow: b.cacheableNow, cacheableIfMoved: b.cacheableIfMoved, ttftSavedMs: saved },
+      });
+    }
+    return findings;
+  }
+
+  private lowerBound(entry: Entry): number {
+    let lo = 0;
+    let hi = this.order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareEntries(this.order[mid] as Entry, entry) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private indexOf(entry: Entry): number {
+    const at = this.lowerBound(entry);
+    if (this.order[at] !== entry) throw new Error(`prefix index out of order at ${entry.file}`);
+    return at;
+  }
+
+  private refreshLcp(i: number): void {
+    if (i >= this.order.length) return;
+    this.lcp[i] = i === 0 ? 0 : commonPrefix((this.order[i - 1] as Entry).request.tokens, (this.order[i] as Entry).request.tokens);
+  }
+
+  /** The maximal run of neighbours around i whose adjacent common prefixes reach the threshold. */
+  private runAround(i: number): [number, number] {
+    const t = this.threshold;
+    let lo = i;
+    while (lo > 0 && (this.lcp[lo] as number) >= t) lo--;
+    let hi = i;
+    while (hi + 1 < this.order.length && (this.lcp[hi + 1] as number) >= t) hi++;
+    return [lo, hi];
+  }
+
+  private groupOver(lo: number, hi: number): CacheGroup {
+    const model = this.options.costModel;
+    const rule = model.cacheRule;
+    let common = Infinity;
+    for (let k = lo + 1; k <= hi; k++) common = Math.min(common, this.lcp[k] as number);
+    const members: GroupMember[] = [];
+    let minTokens = Infinity;
+    for (let k = lo; k <= hi; k++) {
+      const entry = this.order[k] as Entry;
+      const n = entry.request.tokens.length;
+      minTokens = Math.min(minTokens, n);
+      const shared = Math.max(k > lo ? (this.lcp[k] as number) : 0, k < hi ? (this.lcp[k + 1] as number) : 0);
+      const cacheable = cacheableTokens(shared, n, rule);
+      const cold = model.ttftMs(n, 0);
+      const warm = model.ttftMs(n, cacheable);
+      members.push({ file: entry.file, promptTokens: n, sharedTokens: shared, cacheableTokens: cacheable, prefixEnd: this.sourceOffset(entry, shared), coldTtftMs: cold, warmTtftMs: warm, savedUsdPer1kCalls: 1000 * (model.costUsd(n, 0) - model.costUsd(n, cacheable)) });
+    }
+    members.sort((a, b) => a.file.localeCompare(b.file));
+    return { sharedTokens: common, cacheableTokens: cacheableTokens(common, minTokens, rule), members };
+  }
+
+  private mapsOf(entry: Entry): RenderMap[] {
+    entry.maps ??= entry.parsed.messages.map((m) => new RenderMap(m, entry.parsed, entry.text));
+    return entry.maps;
+  }
+
+  /** File offset after the first `k` request tokens. */
+  private sourceOffset(entry: Entry, k: number): number {
+    entry.offsets ??= new Map();
+    let offset = entry.offsets.get(k);
+    if (offset === undefined) entry.offsets.set(k, (offset = this.computeSourceOffset(entry, k)));
+    return offset;
+  }
+
+  private computeSourceOffset(entry: Entry, k: number): number {
+    const { request, parsed } = entry;
+    const message = request.messages.find((m) => k <= m.tokenEnd) ?? request.messages[request.messages.length - 1];
+    if (!message) return 0;
+    const rendered = (parsed.messages[message.index] as ParsedPrompt['messages'][number]).rendered;
+    const offset = charOffsetAfterTokens(this.options.tokenizer, rendered, message.encoded, Math.max(0, k - message.tokenStart));
+    return (this.mapsOf(entry)[message.index] as RenderMap).toSource(offset);
+  }
+
+  /** Request token index at which a file offset's text starts. */
+  private tokenIndexAt(entry: Entry, sourceOffset: number): number {
+    const { request, parsed } = entry;
+    const message = request.messages.find((m) => {
+      const r = (parsed.messages[m.index] as ParsedPrompt['messages'][number]).range;
+      return sourceOffset >= r.start && sourceOffset <= r.end;
+    });
+    if (!message) return request.tokens.length;
+    const rendered = (parsed.messages[message.index] as ParsedPrompt['messages'][number]).rendered;
+    const renderedOffset = (this.mapsOf(entry)[message.index] as RenderMap).toRendered(sourceOffset);
+    return message.tokenStart + tokensBefore(this.options.tokenizer, rendered, message.encoded, renderedOffset);
+  }
+
+  private dynamicOf(entry: Entry): DynamicSpan[] {
+    if (!entry.dynamic) {
+      const rag = this.options.rag;
+      const regions = rag === undefined ? [] : detectRegions(entry.parsed, entry.text, rag).map((r): DynamicSpan => ({ kind: 'retrieved context', range: r.range, text: r.marker }));
+      entry.dynamic = detectDynamic(entry.parsed, entry.text, regions);
+    }
+    return entry.dynamic;
+  }
+
+  /** Whether a differing piece (possibly empty: an insertion point) overlaps a dynamic part of its file. */
+  private touchesDynamic(entry: Entry, range: SourceRange): boolean {
+    const end = Math.max(range.end, range.start + 1);
+    return this.dynamicOf(entry).some((s) => s.range.start < end && s.range.end >= range.start);
+  }
+
+  private nearMissWith(a: Entry, b: Entry): NearMiss | undefined {
+    const d = commonPrefix(a.first, b.first);
+    if (d >= Math.min(a.first.length, b.first.length)) return undefined;
+    const gap = realign(a.first, b.first, d, this.options.settings.nearMissMaxGap);
+    if (!gap) return undefined;
+    const rule = this.options.costModel.cacheRule;
+    const headA = (a.request.messages[0] as PromptRequest['messages'][number]).tokenStart;
+    const headB = (b.request.messages[0] as PromptRequest['messages'][number]).tokenStart;
+    const sharedNow = commonPrefix(a.request.tokens, b.request.tokens);
+    const sharedWithout = headA + d + gap.matched;
+    const n = Math.min(a.request.tokens.length, b.request.tokens.length);
+    const cacheableNow = cacheableTokens(sharedNow, n, rule);
+    const cacheableWithout = cacheableTokens(sharedWithout, n, rule);
+    if (cacheableWithout < this.threshold || cacheableWithout - cacheableNow < this.threshold) return undefined;
+    const range = trimmed(a.text, { start: this.sourceOffset(a, headA + d), end: this.sourceOffset(a, headA + d + gap.skipA) });
+    const otherRange = trimmed(b.text, { start: this.sourceOffset(b, headB + d), end: this.sourceOffset(b, headB + d + gap.skipB) });
+    // A dynamic value (a date, a variable) is a cache breaker, reported as such, not a near miss.
+    if (this.touchesDynamic(a, range) || this.touchesDynamic(b, otherRange)) return undefined;
+    return { file: a.file, other: b.file, range, otherRange, text: a.text.slice(range.start, range.end), otherText: b.text.slice(otherRange.start, otherRange.end), sharedNow, sharedWithout, cacheableNow, cacheableWithout };
+  }
+
+  private findBreakers(entry: Entry): CacheBreaker[] {
+    const rule = this.options.costModel.cacheRule;
+    const total = entry.request.tokens.length;
+    const spans = this.dynamicOf(entry)
+      .map((span) => ({ span, start: this.tokenIndexAt(entry, span.range.start), end: this.tokenIndexAt(entry, span.range.end) }))
+      .sort((x, y) => x.start - y.start);
+    const breakers: CacheBreaker[] = [];
+    const first = spans[0];
+    if (!first) return breakers;
+    const cacheableNow = cacheableTokens(first.start, total, rule);
+    let dynamicBefore = 0;
+    spans.forEach(({ span, start, end }, i) => {
+      const next = spans[i + 1]?.start ?? total;
+      const staticAfter = Math.max(0, next - end);
+      const staticBefore = start - dynamicBefore;
+      dynamicBefore += end - start;
+      const cacheableIfMoved = cacheableTokens(staticBefore + staticAfter, total, rule);
+      // Worth a warning when the static part after it is long on its own, or joins the static text
+      // before it into a prefix that gains at least the threshold over moving only earlier parts.
+      const gain = cacheableIfMoved - cacheableTokens(staticBefore, total, rule);
+      const worthIt = staticAfter >= this.threshold || gain >= this.threshold;
+      if (worthIt && cacheableIfMoved > cacheableNow) breakers.push({ file: entry.file, kind: span.kind, range: span.range, text: span.text, staticTokensAfter: staticAfter, cacheableNow, cacheableIfMoved, dynamicBefore: i });
+    });
+    return breakers;
+  }
+}
+
+
+/** A token range without its leading and trailing whitespace (BPE tokens often start with a space). */
+function trimmed(text: string, range: SourceRange): SourceRange {
+  let { start, end } = range;
+  while (start < end && /\s/.test(text[start] as string)) start++;
+  while (end > start && /\s/.test(text[end - 1] as string)) end--;
+  return { start, end };
+}
+
+function compareEntries(a: Entry, b: Entry): number {
+  return compareTokens(a.request.tokens, b.request.tokens) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+}
+
+function quote(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return `“${flat.length > 40 ? `${flat.slice(0, 39)}…` : flat}”`;
+}
+
+export interface PromptSource {
+  file: string;
+  text: string;
+  parsed: ParsedPrompt;
+}
+
+/**
+ * Feeds many files to the analyser without holding the event loop for more than about `sliceMs`
+ * at a time (plus one file's update, a few milliseconds): the editor's first workspace scan.
+ */
+export async function updateInSlices(analyser: PrefixCacheAnalyser, sources: Iterable<PromptSource>, sliceMs = 20): Promise<void> {
+  let sliceStart = performance.now();
+  for (const s of sources) {
+    analyser.update(s.file, s.text, s.parsed);
+    if (performance.now() - sliceStart >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+}

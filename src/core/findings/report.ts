@@ -1,0 +1,170 @@
+import { parsePrompt } from '../prompt/parse';
+import type { ParsedPrompt, SourceRange } from '../prompt/types';
+import type { Tokenizer } from '../tokenize/types';
+import type { CacheRule, FindingCostModel } from './costModel';
+import { formatCount, formatMs, formatUsd } from './format';
+import { applySuppression, readPragmas } from './pragma';
+import { PrefixCacheAnalyser, type GroupMember } from './prefixCache';
+import { analyseRag, type RagRegion } from './rag';
+import { lineColumn } from './request';
+import type { FindingSettings } from './settings';
+import { SEVERITY_RANK, type Finding, type FindingSeverity } from './types';
+
+export interface ReportFileInput {
+  /** Path relative to the report's root, forward slashes. */
+  path: string;
+  text: string;
+}
+
+export interface ReportOptions {
+  tokenizer: Tokenizer;
+  costModel: FindingCostModel;
+  settings: FindingSettings;
+}
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export interface LocatedRange extends SourceRange {
+  startPosition: Position;
+  endPosition: Position;
+}
+
+export interface ReportRegion {
+  kind: RagRegion['kind'];
+  marker: string;
+  range: LocatedRange;
+  tokens: number;
+  share: number;
+  addedTtftMs: number;
+  addedCostUsd: number;
+}
+
+export interface ReportFile {
+  file: string;
+  tokens: number;
+  ttftMs: number;
+  costUsd: number;
+  regions: ReportRegion[];
+}
+
+export interface ReportGroupMember extends Omit<GroupMember, 'prefixEnd'> {
+  prefixEnd: LocatedRange;
+}
+
+export interface ReportGroup {
+  sharedTokens: number;
+  cacheableTokens: number;
+  members: ReportGroupMember[];
+}
+
+export interface ReportFinding extends Omit<Finding, 'range' | 'relatedFiles'> {
+  range: LocatedRange;
+  relatedFiles: Array<{ file: string; range: LocatedRange; message: string }>;
+}
+
+/** The `--json` document; its shape is documented in docs/findings.md and only grows. */
+export interface PromptReport {
+  schemaVersion: 1;
+  target: { label: string; tokenizer: string; contextWindow: number | null; cacheRule: CacheRule };
+  files: ReportFile[];
+  cacheGroups: ReportGroup[];
+  findings: ReportFinding[];
+  summary: { files: number; error: number; warning: number; information: number };
+}
+
+export interface FileFindingsInput extends ReportOptions {
+  file: string;
+  text: string;
+  parsed: ParsedPrompt;
+  /** The workspace analyser, already updated with this file's current text. */
+  analyser: PrefixCacheAnalyser;
+}
+
+/**
+ * Everything one file shows: its RAG regions and all its findings (RAG, context window, prefix
+ * cache, near miss, breakers), with the settings' disabled codes and the file's pragmas applied.
+ * The editor calls this per document; the report calls it per file.
+ */
+export function fileFindings(input: FileFindingsInput): { regions: RagRegion[]; findings: Finding[] } {
+  const { file, text, parsed, analyser, tokenizer, costModel, settings } = input;
+  const rag = analyseRag({ file, text, parsed, promptTokens: analyser.promptTokens(file) ?? 0, tokenizer, costModel, settings: settings.rag });
+  const pragmas = readPragmas(text);
+  const findings = applySuppression([...rag.findings, ...analyser.findingsFor(file)], settings.disabled, () => pragmas);
+  return { regions: rag.regions, findings };
+}
+
+/** Analyses every file: per-file numbers, RAG regions, cache groups and all findings, suppression applied. */
+export function buildReport(inputs: readonly ReportFileInput[], options: ReportOptions): PromptReport {
+  const { tokenizer, costModel: model, settings } = options;
+  const texts = new Map(inputs.map((f) => [f.path, f.text]));
+  const locate = (file: string, range: SourceRange): LocatedRange => {
+    const text = texts.get(file) ?? '';
+    return { ...range, startPosition: lineColumn(text, range.start), endPosition: lineColumn(text, range.end) };
+  };
+
+  const analyser = new PrefixCacheAnalyser({ tokenizer, costModel: model, settings: settings.cache, rag: settings.rag });
+  const parsed = new Map(inputs.map((f) => [f.path, parsePrompt(f.path, f.text)]));
+  for (const f of inputs) analyser.update(f.path, f.text, parsed.get(f.path) as ParsedPrompt);
+
+  const files: ReportFile[] = [];
+  const found: Finding[] = [];
+  for (const f of [...inputs].sort((a, b) => a.path.localeCompare(b.path))) {
+    const n = analyser.promptTokens(f.path) ?? 0;
+    const result = fileFindings({ file: f.path, text: f.text, parsed: parsed.get(f.path) as ParsedPrompt, analyser, ...options });
+    files.push({
+      file: f.path,
+      tokens: n,
+      ttftMs: model.ttftMs(n, 0),
+      costUsd: model.costUsd(n, 0),
+      regions: result.regions.map((r) => ({ kind: r.kind, marker: r.marker, range: locate(f.path, r.range), tokens: r.tokens, share: r.share, addedTtftMs: r.addedTtftMs, addedCostUsd: r.addedCostUsd })),
+    });
+    found.push(...result.findings);
+  }
+  const findings = found.map((f) => ({
+    ...f,
+    range: locate(f.file, f.range),
+    relatedFiles: (f.relatedFiles ?? []).map((r) => ({ ...r, range: locate(r.file, r.range) })),
+  }));
+
+  const count = (severity: FindingSeverity): number => findings.filter((f) => f.severity === severity).length;
+  return {
+    schemaVersion: 1,
+    target: { label: model.label, tokenizer: tokenizer.id, contextWindow: model.contextWindow ?? null, cacheRule: model.cacheRule },
+    files,
+    cacheGroups: analyser.groups().map((g) => ({ ...g, members: g.members.map((m) => ({ ...m, prefixEnd: locate(m.file, { start: m.prefixEnd, end: m.prefixEnd }) })) })),
+    findings,
+    summary: { files: files.length, error: count('error'), warning: count('warning'), information: count('information') },
+  };
+}
+
+/** Whether any finding is at or above the given severity (the CLI's `--fail-on`). */
+export function hasFindingsAtOrAbove(report: PromptReport, level: FindingSeverity): boolean {
+  return report.findings.some((f) => SEVERITY_RANK[f.severity] >= SEVERITY_RANK[level]);
+}
+
+/** The human-readable report: a per-file table, cache groups, then findings as file:line:column. */
+export function formatReport(report: PromptReport): string {
+  const lines: string[] = [];
+  const rows = [['FILE', 'TOKENS', 'TTFT', 'COST/CALL', 'RAG TOKENS'], ...report.files.map((f) => [f.file, formatCount(f.tokens), formatMs(f.ttftMs), formatUsd(f.costUsd), f.regions.length === 0 ? '-' : formatCount(f.regions.reduce((n, r) => n + r.tokens, 0))])];
+  const widths = (rows[0] as string[]).map((_, c) => Math.max(...rows.map((r) => (r[c] as string).length)));
+  for (const row of rows) lines.push(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number))).join('  ').trimEnd());
+  lines.push('', `Target: ${report.target.label} · tokenizer ${report.target.tokenizer}`);
+
+  lines.push('', report.cacheGroups.length === 0 ? 'Cache groups: none' : 'Cache groups:');
+  report.cacheGroups.forEach((g, i) => {
+    lines.push(`  ${i + 1}. ${formatCount(g.sharedTokens)} shared tokens, ${formatCount(g.cacheableTokens)} cacheable, ${g.members.length} files`);
+    for (const m of g.members) {
+      lines.push(`     ${m.file}:${m.prefixEnd.startPosition.line}:${m.prefixEnd.startPosition.column}  warm ${formatMs(m.warmTtftMs)} vs cold ${formatMs(m.coldTtftMs)}, saves ${formatUsd(m.savedUsdPer1kCalls)} per 1,000 calls`);
+    }
+  });
+
+  lines.push('', report.findings.length === 0 ? 'Findings: none' : 'Findings:');
+  const ordered = [...report.findings].sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || a.file.localeCompare(b.file) || a.range.start - b.range.start);
+  for (const f of ordered) lines.push(`  ${f.severity.padEnd(11)} ${f.file}:${f.range.startPosition.line}:${f.range.startPosition.column}  ${f.code}  ${f.message}`);
+  const s = report.summary;
+  lines.push('', `${s.files} files · ${s.error} errors · ${s.warning} warnings · ${s.information} information`, '');
+  return lines.join('\n');
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { buildPrompt, errorAt, rawSection, verbatimOffset, type Section } from './build';
+import type { ParseError, ParsedPrompt } from './types';
+import { nodeRange, parseYaml, schemaErrors } from './yaml';
+
+const Part = z.union([z.object({ type: z.literal('text'), text: z.string() }).loose(), z.object({ type: z.string() }).loose()]);
+const Message = z.object({
+  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
+  content: z.union([z.string(), z.array(Part), z.null()]).optional(),
+}).loose();
+const ChatRequest = z.object({ messages: z.array(Message), model: z.string().optional() }).loose();
+const BareMessages = z.array(Message);
+
+/** OpenAI-shaped chat JSON: `{ "messages": [...] }` or a bare array; content may be a string or parts. */
+export function parseChatJson(text: string, patterns: readonly RegExp[]): ParsedPrompt {
+  const whole = { start: 0, end: text.length };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return buildPrompt('chat-json', [rawSection(text)], {}, [jsonError(error, text)], patterns);
+  }
+  // JSON is YAML, and the YAML parser keeps node positions: used only to place messages and errors.
+  const located = parseYaml(text, 0);
+  const rangeOf = (path: readonly PropertyKey[]) => (located.errors.length === 0 ? nodeRange(located.doc, path, 0) : undefined) ?? whole;
+  // Picking the schema by shape (rather than a union) keeps errors specific: `messages[0].role: …`.
+  const parsed = Array.isArray(value) ? BareMessages.safeParse(value) : ChatRequest.safeParse(value);
+  if (!parsed.success) return buildPrompt('chat-json', [rawSection(text)], {}, schemaErrors(parsed.error, 'chat JSON', rangeOf), patterns);
+
+  const root = Array.isArray(parsed.data) ? [] : ['messages'];
+  const messages = Array.isArray(parsed.data) ? parsed.data : parsed.data.messages;
+  const model = Array.isArray(parsed.data) ? undefined : parsed.data.model;
+  const errors: ParseError[] = [];
+  const sections: Section[] = messages.map((m, i) => {
+    const range = rangeOf([...root, i]);
+    const parts = typeof m.content === 'string' ? [m.content] : (m.content ?? []).flatMap((p) => ('text' in p && typeof p.text === 'string' ? [p.text] : []));
+    const skipped = Array.isArray(m.content) ? m.content.length - parts.length : 0;
+    if (skipped > 0) errors.push(errorAt(`messages[${i}]: ${skipped} non-text content part(s) (images, audio) are not counted`, range, 'warning'));
+    if ('tool_calls' in m || 'function_call' in m) errors.push(errorAt(`messages[${i}]: tool calls are not counted`, range, 'warning'));
+    const content = parts.join('');
+    const textOffset = parts.length === 1 ? verbatimOffset(text, range, content) : undefined;
+    return { role: m.role, text: content, range, ...(textOffset === undefined ? {} : { textOffset }) };
+  });
+  return buildPrompt('chat-json', sections, model ? { model } : {}, errors, patterns);
+}
+
+/** Where Node's JSON.parse message gives "position N", the error points there; else at the whole file. */
+function jsonError(error: unknown, text: string): ParseError {
+  // Node quotes the offending text, newlines included: diagnostics and CLI lines need one line.
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
+  const position = /position (\d+)/.exec(message)?.[1];
+  if (position === undefined) return errorAt(`JSON: ${message}`, { start: 0, end: text.length });
+  const at = Math.min(Number(position), text.length);
+  return errorAt(`JSON: ${message}`, { start: at, end: Math.min(at + 1, text.length) });
+}

@@ -1,0 +1,91 @@
+import type { ParseError, TemplateVariable } from './types';
+
+/**
+ * Built-in patterns: `{{ name }}` (Mustache/Jinja/Handlebars, triple braces too) and `{% … %}` blocks.
+ * Written so that no character can be matched two ways (linear time on hostile input such as an
+ * unclosed `{{` before megabytes of spaces); whitespace-control dashes are trimmed afterwards.
+ */
+const BUILTIN: readonly RegExp[] = [/\{\{\{?([^{}]*)\}\}\}?/g, /\{%((?:[^%{]|%(?!\})|\{(?!%))*)%\}/g];
+
+export interface VariablePatterns {
+  patterns: RegExp[];
+  errors: ParseError[];
+}
+
+/** Compiles the built-in patterns plus the user's; an invalid user pattern becomes a warning, not a crash. */
+export function compilePatterns(extra: readonly string[] = []): VariablePatterns {
+  const errors: ParseError[] = [];
+  const patterns = [...BUILTIN];
+  for (const source of extra) {
+    try {
+      patterns.push(new RegExp(source, 'g'));
+    } catch (error) {
+      errors.push({ message: `variablePatterns: invalid pattern ${JSON.stringify(source)}: ${error instanceof Error ? error.message : String(error)}`, range: { start: 0, end: 0 }, severity: 'warning' });
+    }
+  }
+  return { patterns, errors };
+}
+
+interface Occurrence {
+  name: string;
+  start: number;
+  end: number;
+  /** The name as a lookup path into sample data; blocks (`{% %}`) have none. */
+  path?: string[];
+}
+
+function occurrences(text: string, patterns: readonly RegExp[]): Occurrence[] {
+  const found: Occurrence[] = [];
+  for (const pattern of patterns) {
+    for (const match of text.matchAll(pattern)) {
+      if (match[0].length === 0) continue;
+      const start = match.index ?? 0;
+      const end = start + match[0].length;
+      if (found.some((o) => start < o.end && o.start < end)) continue;
+      const inner = (match[1] ?? match[0]).trim().replace(/^-|-$/g, '').trim();
+      const isBlock = match[0].startsWith('{%');
+      // `{{ user.name | upper }}` looks up `user.name`; Handlebars helpers (`{{#if x}}`) are kept whole.
+      const expression = inner.split('|')[0]?.trim() ?? inner;
+      const path = !isBlock && /^[\p{L}_$][\p{L}\p{N}_$]*(\.[\p{L}_$][\p{L}\p{N}_$]*)*$/u.test(expression) ? expression.split('.') : undefined;
+      found.push({ name: isBlock ? inner : expression, start, end, ...(path ? { path } : {}) });
+    }
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
+
+function lookup(sample: Record<string, unknown> | undefined, path: readonly string[] | undefined): unknown {
+  if (!sample || !path) return undefined;
+  let value: unknown = sample;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+function asText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+}
+
+export interface Rendered {
+  rendered: string;
+  variables: TemplateVariable[];
+}
+
+/**
+ * Finds the variables in one message's text (`offset` = where it starts in the file) and fills
+ * those the sample data has; unfilled ones stay as their literal text.
+ */
+export function renderVariables(text: string, offset: number, patterns: readonly RegExp[], sample?: Record<string, unknown>): Rendered {
+  const variables: TemplateVariable[] = [];
+  let rendered = '';
+  let last = 0;
+  for (const o of occurrences(text, patterns)) {
+    const value = lookup(sample, o.path);
+    const filled = value !== undefined;
+    variables.push({ name: o.name, range: { start: offset + o.start, end: offset + o.end }, filled });
+    rendered += text.slice(last, o.start) + (filled ? asText(value) : text.slice(o.start, o.end));
+    last = o.end;
+  }
+  return { rendered: rendered + text.slice(last), variables };
+}

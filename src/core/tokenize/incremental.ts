@@ -1,0 +1,97 @@
+import { chunkLengths } from './boundaries';
+import type { Tokenizer } from './types';
+
+/** A text edit in the coordinates of the text before it: replace [offset, offset+removed) by `inserted`. */
+export interface TextEdit {
+  offset: number;
+  removed: number;
+  inserted: string;
+}
+
+/** Chunks of about this many UTF-16 units: small enough that re-counting one takes well under 1 ms. */
+export const CHUNK_TARGET = 2048;
+
+interface Chunk {
+  length: number;
+  tokens: number;
+}
+
+/**
+ * Keeps a text's token count by chunk, so an edit re-tokenises only the chunks it touches (cut at
+ * boundaries the split pattern never joins across; see boundaries.ts) instead of the whole text.
+ */
+export class IncrementalCounter {
+  private chunks: Chunk[] = [];
+  private base = 0;
+
+  constructor(
+    readonly tokenizer: Tokenizer,
+    private text: string,
+    private readonly target = CHUNK_TARGET,
+  ) {
+    this.chunks = this.countChunks(0, text.length);
+    this.base = sum(this.chunks);
+  }
+
+  /** Tokens of the current text, as `tokenizer.count(text)` would give. */
+  get count(): number {
+    return this.tokenizer.finish(this.base);
+  }
+
+  get currentText(): string {
+    return this.text;
+  }
+
+  /** Applies one edit and returns the new count. Offsets outside the text are clamped. */
+  apply(edit: TextEdit): number {
+    const offset = clamp(edit.offset, 0, this.text.length);
+    const removedEnd = clamp(offset + edit.removed, offset, this.text.length);
+    // The chunk holding offset-1 starts at a boundary whose two neighbouring characters precede the
+    // edit; the chunk holding removedEnd ends at one whose neighbours follow it. Both stay valid.
+    const first = this.chunkIndexAt(Math.max(0, offset - 1));
+    const last = this.chunkIndexAt(removedEnd);
+    const regionStart = this.startOf(first);
+    const regionEnd = last < this.chunks.length ? this.startOf(last) + (this.chunks[last] as Chunk).length : this.text.length;
+
+    this.text = this.text.slice(0, offset) + edit.inserted + this.text.slice(removedEnd);
+    const delta = edit.inserted.length - (removedEnd - offset);
+    const replaced = this.countChunks(regionStart, regionEnd + delta);
+    const removedChunks = this.chunks.splice(first, Math.min(last, this.chunks.length - 1) - first + 1, ...replaced);
+    this.base += sum(replaced) - sum(removedChunks);
+    return this.count;
+  }
+
+  private countChunks(start: number, end: number): Chunk[] {
+    let from = start;
+    return chunkLengths(this.text, start, end, this.target).map((length) => {
+      const tokens = this.tokenizer.countBase(this.text.slice(from, from + length));
+      from += length;
+      return { length, tokens };
+    });
+  }
+
+  /** Index of the chunk containing `position` (the last chunk for the end of the text). */
+  private chunkIndexAt(position: number): number {
+    let start = 0;
+    for (let i = 0; i < this.chunks.length; i++) {
+      const length = (this.chunks[i] as Chunk).length;
+      if (position < start + length) return i;
+      start += length;
+    }
+    return Math.max(0, this.chunks.length - 1);
+  }
+
+  private startOf(index: number): number {
+    let start = 0;
+    for (let i = 0; i < index; i++) start += (this.chunks[i] as Chunk).length;
+    return start;
+  }
+}
+
+function sum(chunks: readonly Chunk[]): number {
+  return chunks.reduce((total, chunk) => total + chunk.tokens, 0);
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(Math.max(value, min), max);
+}

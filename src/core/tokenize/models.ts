@@ -1,0 +1,38 @@
+import type { TokenizerId } from './types';
+
+/**
+ * Model id → tokenizer, first matching prefix wins (ids are lower-cased, provider prefixes such as
+ * `openai/` or `meta-llama/` dropped). Order matters: more specific prefixes come first.
+ */
+const PREFIXES: ReadonlyArray<readonly [string, TokenizerId]> = [
+  ['gpt-4o', 'o200k_base'],
+  ['gpt-4.1', 'o200k_base'],
+  ['gpt-4.5', 'o200k_base'],
+  ['gpt-5', 'o200k_base'],
+  ['gpt-oss', 'o200k_base'],
+  ['chatgpt-4o', 'o200k_base'],
+  ['o1', 'o200k_base'],
+  ['o3', 'o200k_base'],
+  ['o4', 'o200k_base'],
+  ['gpt-4', 'cl100k_base'],
+  ['gpt-3.5', 'cl100k_base'],
+  ['text-embedding-3', 'cl100k_base'],
+  ['text-embedding-ada-002', 'cl100k_base'],
+  ['llama-3', 'llama3'],
+  ['llama3', 'llama3'],
+  ['meta-llama-3', 'llama3'],
+  ['qwen', 'qwen2'],
+  ['deepseek', 'deepseek-v3'],
+  ['mistral', 'mistral'],
+  ['mixtral', 'mistral'],
+  ['codestral', 'mistral'],
+  ['gemma', 'gemma3'],
+  ['gemini', 'gemini'],
+  ['claude', 'claude'],
+];
+
+/** The tokenizer for a model id; `approximate` when the family is unknown. */
+export function tokenizerForModel(model: string): TokenizerId {
+  const id = model.trim().toLowerCase().replace(/^.*\//, '');
+  return PREFIXES.find(([prefix]) => id.startsWith(prefix))?.[1] ?? 'approximate';
+}

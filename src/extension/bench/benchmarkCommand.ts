@@ -1,0 +1,148 @@
+import * as vscode from 'vscode';
+import { benchMessages } from '../../core/bench/benchPrompt';
+import type { EndpointConfig } from '../../core/bench/endpoints';
+import { predictEndpoint } from '../../core/bench/prediction';
+import type { BenchResult } from '../../core/bench/result';
+import { runBenchmark, type BenchProgress } from '../../core/bench/runner';
+import { parsePrompt } from '../../core/prompt/parse';
+import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
+import { readSettings } from '../config';
+import { isPromptDocument } from '../promptDocuments';
+import type { ExtensionTables } from '../tables';
+import type { ApiKeys } from './apiKeys';
+import type { Calibrations } from './calibrations';
+import { readEndpoints } from './endpoints';
+import { BenchHistory, promptHash } from './history';
+import type { HostConsent } from './hostConsent';
+import type { ResultsPanel } from './resultsPanel';
+
+export interface BenchDeps {
+  context: vscode.ExtensionContext;
+  keys: ApiKeys;
+  consent: HostConsent;
+  panel: ResultsPanel;
+  tables: ExtensionTables;
+  calibrations: Calibrations;
+  history: BenchHistory;
+  /** Runs in flight, so "Stop Benchmark" (and the view's Stop button) can abort them. */
+  inFlight: Set<AbortController>;
+}
+
+const LAST_ENDPOINT = 'promptLens.lastEndpoint';
+
+export function untrustedMessage(): string {
+  return 'Prompt Latency Lens: benchmarking is off in this untrusted workspace — a workspace could point it (and your API key) at a server of its choosing. Trust the workspace to benchmark.';
+}
+
+/** The endpoint to use: the named one, the only one, or a pick with the last used first. */
+export async function chooseEndpoint(context: vscode.ExtensionContext, given?: string): Promise<EndpointConfig | undefined> {
+  const { endpoints, problems } = readEndpoints();
+  for (const p of problems) void vscode.window.showWarningMessage(`Prompt Latency Lens: ${p}`);
+  if (given) {
+    const found = endpoints.find((e) => e.name === given);
+    if (!found) void vscode.window.showErrorMessage(`Prompt Latency Lens: no endpoint named "${given}" in promptLens.endpoints.`);
+    return found;
+  }
+  if (endpoints.length === 0) {
+    void vscode.window.showWarningMessage('Prompt Latency Lens: add an endpoint to promptLens.endpoints first (npm start configures the local simulator).');
+    return undefined;
+  }
+  const last = context.workspaceState.get<string>(LAST_ENDPOINT);
+  const ordered = [...endpoints].sort((a, b) => Number(b.name === last) - Number(a.name === last));
+  const chosen = ordered.length === 1 ? ordered[0] : (await vscode.window.showQuickPick(ordered.map((e) => ({ label: e.name, description: `${e.model} · ${e.baseUrl}`, endpoint: e })), { placeHolder: 'Endpoint to benchmark' }))?.endpoint;
+  if (chosen) await context.workspaceState.update(LAST_ENDPOINT, chosen.name);
+  return chosen;
+}
+
+/** The key for an endpoint, once the user has agreed to send it to that host; null = stop. */
+export async function keyFor(deps: BenchDeps, endpoint: EndpointConfig): Promise<string | undefined | null> {
+  const key = await deps.keys.get(endpoint.name);
+  if (key === undefined) return undefined;
+  if (await deps.consent.mayReceiveKey(endpoint.name, endpoint.baseUrl)) return key;
+  void vscode.window.showWarningMessage(`Prompt Latency Lens: not sending the API key for ${endpoint.name} to ${new URL(endpoint.baseUrl).origin}; the benchmark did not run.`);
+  return null;
+}
+
+/** "Benchmark This Prompt": runs, shows live progress, saves the result, returns it (for tests). */
+export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpointName?: string): Promise<BenchResult | undefined> {
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showWarningMessage(untrustedMessage());
+    return undefined;
+  }
+  const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
+  if (!document || !isPromptDocument(document)) {
+    void vscode.window.showWarningMessage('Prompt Latency Lens: open a prompt file to benchmark it.');
+    return undefined;
+  }
+  const prompt = benchMessages(parsePrompt(document.fileName, document.getText()));
+  if (!prompt.ok) {
+    void vscode.window.showErrorMessage(`Prompt Latency Lens: ${prompt.error}`);
+    return undefined;
+  }
+  const endpoint = await chooseEndpoint(deps.context, endpointName);
+  if (!endpoint) return undefined;
+  const apiKey = await keyFor(deps, endpoint);
+  if (apiKey === null) return undefined;
+
+  const { benchmark, slo } = readSettings(document.uri).settings;
+  const tokenizer = getTokenizer(DEFAULT_TOKENIZER);
+  const inputTokens = prompt.messages.reduce((n, m) => n + tokenizer.count(m.content), 0);
+  let predicted: { ttftMs: number; tpotMs: number } | undefined;
+  if (endpoint.target) {
+    const { tables } = await deps.tables.get();
+    const p = predictEndpoint(tables, endpoint.target, inputTokens, benchmark.maxTokens, deps.calibrations.profile(endpoint.target));
+    if (p.ok) predicted = { ttftMs: p.ttftMs, tpotMs: p.tpotMs };
+    else void vscode.window.showWarningMessage(`Prompt Latency Lens: endpoint ${endpoint.name}'s target: ${p.error}`);
+  }
+
+  const label = vscode.workspace.asRelativePath(document.uri);
+  const hash = promptHash(document.getText());
+  const { entries: earlier, problems } = await deps.history.list(hash);
+  for (const p of problems) void vscode.window.showWarningMessage(`Prompt Latency Lens: benchmark history file ${p.file} is unreadable (${p.message}); moved to ${p.movedTo}.`);
+  const previous = earlier[0]?.result;
+  const base = { prompt: label, endpoint: `${endpoint.name} · ${endpoint.model}`, ...(previous ? { previous } : {}) };
+  deps.panel.show({ ...base, running: true, progress: 'starting' });
+
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Benchmarking ${label} on ${endpoint.name}`, cancellable: true },
+    async (progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      deps.inFlight.add(abort);
+      let lastUpdate = 0;
+      const onProgress = (p: BenchProgress) => {
+        const text = `${p.cache} · ${p.level} · ${p.done}/${p.total}${p.failed ? ` · ${p.failed} failed` : ''}`;
+        progress.report({ message: text });
+        if (Date.now() - lastUpdate > 250) {
+          lastUpdate = Date.now();
+          deps.panel.update({ ...base, running: true, progress: text });
+        }
+      };
+      return runBenchmark({
+        endpoint,
+        ...(apiKey ? { apiKey } : {}),
+        messages: prompt.messages,
+        maxTokens: benchmark.maxTokens,
+        requests: benchmark.requests,
+        warmup: benchmark.warmup,
+        concurrency: benchmark.concurrency,
+        cache: benchmark.cache,
+        timeoutMs: benchmark.timeoutMs,
+        maxDurationMs: benchmark.timeLimitSeconds * 1000,
+        slo: { ttftMs: slo.ttftMs, tpotMs: slo.tpotMs },
+        signal: abort.signal,
+        onProgress,
+        countTokens: (t) => tokenizer.count(t),
+        ...(predicted ? { predicted } : {}),
+      }).finally(() => deps.inFlight.delete(abort));
+    },
+  );
+  try {
+    await deps.history.save({ schemaVersion: 1, promptHash: hash, prompt: label, result });
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Prompt Latency Lens: could not save the benchmark history: ${(error as Error).message}`);
+  }
+  deps.panel.show({ ...base, running: false, result });
+  if (result.partial) void vscode.window.showWarningMessage(`Prompt Latency Lens: the benchmark stopped early (${result.partialReason ?? 'cancelled'}); the partial result is shown and saved.`);
+  return result;
+}

@@ -1,0 +1,53 @@
+import * as vscode from 'vscode';
+import type { BenchResult } from '../../core/bench/result';
+import type { ExtensionTables } from '../tables';
+import { ApiKeys, registerApiKeyCommands } from './apiKeys';
+import { benchmarkPrompt, type BenchDeps } from './benchmarkCommand';
+import { calibrateEndpoint } from './calibrateCommand';
+import type { Calibrations } from './calibrations';
+import { BenchHistory } from './history';
+import { HostConsent, type HostDecision } from './hostConsent';
+import { ResultsPanel } from './resultsPanel';
+
+async function askHost(endpointName: string, host: string): Promise<HostDecision | undefined> {
+  const allow = 'Send key';
+  const deny = 'Never for this host';
+  const answer = await vscode.window.showWarningMessage(
+    `Send your API key for endpoint "${endpointName}" to ${host}? Endpoint settings can come from the workspace; only allow hosts you expect.`,
+    { modal: true },
+    allow,
+    deny,
+  );
+  return answer === allow ? 'allow' : answer === deny ? 'deny' : undefined;
+}
+
+/** Benchmark, calibration, key and export commands; returns the pieces tests look at. */
+export function registerBenchmark(context: vscode.ExtensionContext, tables: ExtensionTables, calibrations: Calibrations): { panel: ResultsPanel; storage: string; disposables: vscode.Disposable[] } {
+  const panel = new ResultsPanel(context.extensionUri);
+  const keys = new ApiKeys(context.secrets);
+  const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
+  const deps: BenchDeps = { context, keys, consent: new HostConsent(context.globalState, askHost), panel, tables, calibrations, history: new BenchHistory(storage), inFlight: new Set() };
+  let running: Promise<BenchResult | undefined> | undefined;
+  const disposables = [
+    panel,
+    ...registerApiKeyCommands(keys),
+    vscode.commands.registerCommand('promptLens.benchmarkPrompt', async (uri?: vscode.Uri, endpointName?: string) => {
+      if (running) {
+        void vscode.window.showInformationMessage('Prompt Latency Lens: a benchmark is already running.');
+        return undefined;
+      }
+      running = benchmarkPrompt(deps, uri instanceof vscode.Uri ? uri : undefined, endpointName);
+      try {
+        return await running;
+      } finally {
+        running = undefined;
+      }
+    }),
+    vscode.commands.registerCommand('promptLens.cancelBenchmark', () => {
+      for (const run of deps.inFlight) run.abort();
+    }),
+    vscode.commands.registerCommand('promptLens.calibrateEndpoint', (uri?: vscode.Uri, endpointName?: string) => calibrateEndpoint(deps, uri instanceof vscode.Uri ? uri : undefined, endpointName)),
+    vscode.commands.registerCommand('promptLens.exportBenchmark', (format?: 'json' | 'csv', path?: string) => panel.export(format ?? 'json', path)),
+  ];
+  return { panel, storage, disposables };
+}

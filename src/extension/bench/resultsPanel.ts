@@ -1,0 +1,75 @@
+import { writeFile } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { benchResultCsv } from '../../core/bench/export';
+import type { ResultsViewState } from '../../webview/results/state';
+import { PanelHost, type PanelSpec } from '../webview/panelHost';
+
+const SPEC: PanelSpec = { viewType: 'promptLens.benchmarkResults', title: 'Benchmark Results', script: 'results' };
+
+/** The single benchmark results view; restored after a reload by its serializer. */
+export class ResultsPanel implements vscode.Disposable {
+  private host: PanelHost<ResultsViewState> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly extensionUri: vscode.Uri) {
+    this.disposables.push(
+      vscode.window.registerWebviewPanelSerializer(SPEC.viewType, {
+        deserializeWebviewPanel: async (panel, state: unknown) => {
+          this.adopt(new PanelHost<ResultsViewState>(panel, extensionUri, SPEC));
+          if (isViewState(state)) this.host?.setState(state);
+        },
+      }),
+    );
+  }
+
+  /** Shows (creating if needed) the view with this state. */
+  show(state: ResultsViewState): void {
+    if (!this.host) this.adopt(PanelHost.create<ResultsViewState>(this.extensionUri, SPEC));
+    else this.host.panel.reveal(undefined, true);
+    this.host!.setState(state);
+  }
+
+  /** Updates the open view without revealing it (live progress). */
+  update(state: ResultsViewState): void {
+    this.host?.setState(state);
+  }
+
+  get state(): ResultsViewState | undefined {
+    return this.host?.state;
+  }
+
+  /** Writes the shown result as JSON or CSV; asks where unless a path is given. */
+  async export(format: 'json' | 'csv', path?: string): Promise<string | undefined> {
+    const result = this.host?.state?.result;
+    if (!result) {
+      void vscode.window.showWarningMessage('Prompt Latency Lens: no benchmark result to export.');
+      return undefined;
+    }
+    const target = path ?? (await vscode.window.showSaveDialog({ filters: format === 'json' ? { JSON: ['json'] } : { CSV: ['csv'] }, saveLabel: 'Export' }))?.fsPath;
+    if (!target) return undefined;
+    await writeFile(target, format === 'json' ? JSON.stringify(result, null, 2) : benchResultCsv(result));
+    return target;
+  }
+
+  private adopt(host: PanelHost<ResultsViewState>): void {
+    this.host?.dispose();
+    this.host = host;
+    host.onMessage((message) => {
+      if (message.type === 'export') void this.export(message.format);
+      // Only commands this view offers; a webview's messages are untrusted input.
+      if (message.type === 'command' && message.command === 'promptLens.cancelBenchmark') void vscode.commands.executeCommand(message.command);
+    });
+    host.onDidDispose(() => {
+      if (this.host === host) this.host = undefined;
+    });
+  }
+
+  dispose(): void {
+    this.host?.panel.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function isViewState(value: unknown): value is ResultsViewState {
+  return typeof value === 'object' && value !== null && typeof (value as ResultsViewState).prompt === 'string';
+}

@@ -1,0 +1,60 @@
+import { readFile } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { loadTables, parseTableText, type TableSource, type Tables } from '../core/estimate';
+
+export interface LoadedTables {
+  tables: Tables;
+  /** Invalid rows and unreadable files, each naming the source and the field at fault. */
+  problems: string[];
+}
+
+/**
+ * Built-in tables, then user rows from settings (`promptLens.models`, `.hardware`, `.providers`),
+ * then the workspace table file (`promptLens.tableFile`) — the file and workspace-level rows only in
+ * a trusted workspace. Cached until settings change.
+ */
+export class ExtensionTables implements vscode.Disposable {
+  private cached: Promise<LoadedTables> | undefined;
+  private readonly subscription = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration('promptLens')) this.cached = undefined;
+  });
+
+  get(): Promise<LoadedTables> {
+    this.cached ??= this.load();
+    return this.cached;
+  }
+
+  private async load(): Promise<LoadedTables> {
+    const config = vscode.workspace.getConfiguration('promptLens');
+    const trusted = vscode.workspace.isTrusted;
+    const problems: string[] = [];
+    const sources: TableSource[] = [];
+    const scoped = (key: string): unknown[] | undefined => {
+      const inspected = config.inspect<unknown>(key);
+      const values = [inspected?.globalValue, ...(trusted ? [inspected?.workspaceValue, inspected?.workspaceFolderValue] : [])];
+      const rows = values.filter(Array.isArray).flat();
+      return rows.length > 0 ? rows : undefined;
+    };
+    const data = { models: scoped('models'), hardware: scoped('hardware'), providers: scoped('providers') };
+    if (data.models || data.hardware || data.providers) sources.push({ name: 'settings', data });
+    const file = config.get<string>('tableFile');
+    if (file && trusted) {
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+      const path = folder && !file.startsWith('/') ? vscode.Uri.joinPath(folder, file).fsPath : file;
+      try {
+        const { source, problem } = parseTableText(file, await readFile(path, 'utf8'));
+        if (problem) problems.push(`${file}: ${problem.message}`);
+        if (source) sources.push(source);
+      } catch (error) {
+        problems.push(`promptLens.tableFile: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      }
+    }
+    const { tables, problems: rowProblems } = loadTables(sources);
+    problems.push(...rowProblems.map((p) => `${p.source}: ${p.path}${p.id ? ` (${p.id})` : ''}: ${p.message}; row skipped`));
+    return { tables, problems };
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { BenchResult } from '../../../src/core/bench/result';
+import { linearLatencyModel } from '../../../src/core/sim/latencyModel';
+import { startSimulator } from '../../../src/core/sim/server';
+import { extensionApi, openPrompt, queryWebviews, screenshot, sleep, waitFor, workspaceFile } from '../helpers';
+
+describe('benchmark this prompt', () => {
+  let sim: Awaited<ReturnType<typeof startSimulator>>;
+  const config = () => vscode.workspace.getConfiguration('promptLens');
+
+  before(async () => {
+    // Known delays: 30 ms prefill base, 5 ms per output token.
+    sim = await startSimulator({ port: 0, host: '127.0.0.1', latency: linearLatencyModel({ prefillBaseMs: 30, prefillTokensPerSecond: 50_000, tpotBaseMs: 5, tpotMsPer1kContext: 0, tpotMsPerExtraSequence: 0 }), defaultMaxTokens: 12 });
+    await config().update('endpoints', [{ name: 'sim', baseUrl: sim.url, model: sim.model, target: 'llama-3.1-8b@1xh100-sxm' }], vscode.ConfigurationTarget.Workspace);
+    await config().update('benchmark.requests', 6, vscode.ConfigurationTarget.Workspace);
+    await config().update('benchmark.concurrency', [1, 2], vscode.ConfigurationTarget.Workspace);
+    await config().update('benchmark.maxTokens', 12, vscode.ConfigurationTarget.Workspace);
+  });
+
+  after(async () => {
+    await sim?.close();
+  });
+
+  it('runs against the local simulator, shows the results view and saves the run', async () => {
+    const editor = await openPrompt('support.prompt');
+    const result = await vscode.commands.executeCommand<BenchResult>('promptLens.benchmarkPrompt', editor.document.uri, 'sim');
+    assert.ok(result, 'no result');
+    assert.equal(result.partial, false);
+    assert.deepEqual(result.modes.map((m) => m.cache).sort(), ['cold', 'warm']);
+    const cold = result.modes.find((m) => m.cache === 'cold')!;
+    assert.deepEqual(cold.levels.map((l) => l.label), ['c=1', 'c=2']);
+    const level = cold.levels[0]!;
+    assert.equal(level.summary.succeeded, 6);
+    // The simulator's known delays bound what the client measures.
+    assert.ok(level.summary.ttftMs!.p50 >= 30, `TTFT p50 ${level.summary.ttftMs!.p50}`);
+    assert.ok(level.summary.tpotMs!.p50 >= 4.5, `TPOT p50 ${level.summary.tpotMs!.p50}`);
+    assert.ok(result.prediction?.ttftMs !== undefined, 'the endpoint is mapped to a target, so a prediction is shown');
+
+    const api = await extensionApi();
+    const state = api.resultsState();
+    assert.equal(state?.running, false);
+    assert.equal(state?.result?.startedAt, result.startedAt);
+
+    // The real DOM in Chromium: one table row per mode × level, numbers matching the run.
+    const rows = await waitFor('results table in the webview', async () => {
+      const found = await queryWebviews('bench-rows', '[data-test=levels] tbody tr');
+      return found.texts.length === 4 ? found : undefined;
+    }, 20_000);
+    assert.equal(rows.scripted, false);
+    const ttftCell = await queryWebviews('bench-ttft', '[data-test=ttft] .card-value');
+    const p50 = Math.round(level.summary.ttftMs!.p50);
+    assert.ok(ttftCell.texts[0]?.startsWith(`${p50} ms`), `card shows ${ttftCell.texts[0]}, run p50 ${p50}`);
+    const charts = await queryWebviews('bench-charts', 'figure canvas');
+    assert.ok(charts.texts.length >= 3, `expected three charts, found ${charts.texts.length}`);
+    await screenshot('benchmark-results');
+  });
+
+  it('compares with the previous run of the same prompt', async () => {
+    const editor = await openPrompt('support.prompt');
+    await config().update('benchmark.cache', 'cold', vscode.ConfigurationTarget.Workspace);
+    const result = await vscode.commands.executeCommand<BenchResult>('promptLens.benchmarkPrompt', editor.document.uri, 'sim');
+    assert.ok(result);
+    const state = (await extensionApi()).resultsState();
+    assert.ok(state?.previous, 'the earlier run was loaded from history');
+    assert.notEqual(state.previous.startedAt, result.startedAt);
+    const previous = await waitFor('previous-run card', async () => {
+      const found = await queryWebviews('bench-previous', '[data-test=previous] .card-detail');
+      return found.texts.length > 0 ? found : undefined;
+    });
+    assert.match(previous.texts[0]!, /TTFT p50/);
+  });
+
+  it('exports JSON and CSV of the shown run', async () => {
+    const dir = workspaceFile('.').fsPath;
+    const jsonPath = await vscode.commands.executeCommand<string>('promptLens.exportBenchmark', 'json', join(dir, 'run.json'));
+    const csvPath = await vscode.commands.executeCommand<string>('promptLens.exportBenchmark', 'csv', join(dir, 'run.csv'));
+    const exported = JSON.parse(readFileSync(jsonPath, 'utf8')) as BenchResult;
+    assert.equal(exported.startedAt, (await extensionApi()).resultsState()?.result?.startedAt);
+    const lines = readFileSync(csvPath, 'utf8').trim().split('\r\n');
+    assert.equal(lines.length - 1, exported.modes.flatMap((m) => m.levels.flatMap((l) => l.requests)).length);
+  });
+
+  it('stops on cancel and keeps the partial result, marked partial', async () => {
+    await config().update('benchmark.requests', 200, vscode.ConfigurationTarget.Workspace);
+    await config().update('benchmark.concurrency', [1], vscode.ConfigurationTarget.Workspace);
+    const editor = await openPrompt('support.prompt');
+    const run = vscode.commands.executeCommand<BenchResult>('promptLens.benchmarkPrompt', editor.document.uri, 'sim');
+    await sleep(1500);
+    await vscode.commands.executeCommand('promptLens.cancelBenchmark');
+    const result = await run;
+    assert.equal(result.partial, true);
+    assert.equal(result.partialReason, 'cancelled');
+    const done = result.modes.flatMap((m) => m.levels.flatMap((l) => l.requests)).length;
+    assert.ok(done > 0 && done < 200, `kept ${done} finished requests`);
+    const badge = await waitFor('partial badge', async () => {
+      const found = await queryWebviews('bench-partial', '[data-test=partial]');
+      return found.texts.length > 0 ? found : undefined;
+    });
+    assert.match(badge.texts[0]!, /Partial result/);
+  });
+
+  it('writes one history file per run (the partial one too) in workspace storage', async () => {
+    const root = join((await extensionApi()).historyRoot(), 'history');
+    assert.ok(existsSync(root), `no history at ${root}`);
+    const files = readdirSync(root).flatMap((hash) => readdirSync(join(root, hash)).map((f) => join(root, hash, f)));
+    assert.equal(files.length, 3);
+    const entries = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { schemaVersion: number; result: BenchResult });
+    assert.ok(entries.every((e) => e.schemaVersion === 1));
+    assert.equal(entries.filter((e) => e.result.partial).length, 1);
+  });
+});

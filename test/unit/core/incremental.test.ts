@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { countPrompt } from '../../../src/core/count';
+import { parsePrompt } from '../../../src/core/prompt/parse';
+import { chunkLengths } from '../../../src/core/tokenize/boundaries';
+import { IncrementalCounter } from '../../../src/core/tokenize/incremental';
+import { getTokenizer } from '../../../src/core/tokenize/registry';
+import { CountMemo } from '../../../src/core/tokenize/countMemo';
+import { countSliced } from '../../../src/core/tokenize/sliced';
+import type { TokenizerId } from '../../../src/core/tokenize/types';
+
+// Adversarial pieces: whitespace runs, CRLF, digits, CJK, emoji (surrogates, ZWJ, skin tones),
+// apostrophes/contractions, `/` after newlines (o200k joins `[\r\n/]*`), combining marks, title-case and
+// astral letters, Arabic-Indic digits, punctuation next to letters.
+const PIECES = [' ', '  ', '\t', '\n', '\r\n', '\r', '\n\n', ' \n', '/', '//', "'s", "'", "'LL", '\u2019', 'a', 'Ab', 'ABC', 'word', 'é', '\u0301', 'e\u0301', 'ǅ', '1', '123', '4567', '٣', 'नमस्ते', 'हिन्दी', 'a\u0308', '𠮷野', '你好', '世界。', '，', '𝐀𝐛', '👋🏽', '👨‍👩‍👧', '{', '}', '"', ':', '.', ',', '-', '_', '<|endoftext|>', '\u00a0', '\u3000'];
+const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((parts) => parts.join(''));
+const SEED = 20260530;
+const IDS: TokenizerId[] = ['o200k_base', 'cl100k_base'];
+
+describe('incremental tokenisation', () => {
+  for (const id of IDS) {
+    const tokenizer = getTokenizer(id);
+
+    it(`${id}: counts summed over safe chunks equal the whole-text count`, () => {
+      fc.assert(
+        fc.property(text, fc.integer({ min: 1, max: 6 }), (t, target) => {
+          let from = 0;
+          const sum = chunkLengths(t, 0, t.length, target).reduce((total, length) => {
+            const n = tokenizer.countBase(t.slice(from, from + length));
+            from += length;
+            return total + n;
+          }, 0);
+          assert.equal(sum, tokenizer.count(t), JSON.stringify(t));
+        }),
+        { seed: SEED, numRuns: 400 },
+      );
+    });
+
+    it(`${id}: incremental counts after random edits equal a fresh count`, () => {
+      const edit = fc.record({ at: fc.nat(), removed: fc.nat({ max: 8 }), inserted: text });
+      fc.assert(
+        fc.property(text, fc.array(edit, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 8 }), (initial, edits, target) => {
+          const counter = new IncrementalCounter(tokenizer, initial, target);
+          for (const e of edits) {
+            const offset = e.at % (counter.currentText.length + 1);
+            const count = counter.apply({ offset, removed: e.removed, inserted: e.inserted });
+            assert.equal(count, tokenizer.count(counter.currentText), JSON.stringify(counter.currentText));
+          }
+        }),
+        { seed: SEED, numRuns: 150 },
+      );
+    });
+  }
+
+  it('a one-character edit in a large text re-counts only nearby chunks', () => {
+    const tokenizer = getTokenizer('o200k_base');
+    const big = 'Hello world, this is a line.\n'.repeat(2000);
+    let counted = 0;
+    const spy = { ...tokenizer, countBase: (t: string) => ((counted += t.length), tokenizer.countBase(t)) };
+    const counter = new IncrementalCounter(spy, big);
+    counted = 0;
+    counter.apply({ offset: 30_000, removed: 0, inserted: 'x' });
+    assert.ok(counted < 10_000, `re-tokenised ${counted} characters`);
+    assert.equal(counter.count, tokenizer.count(counter.currentText));
+  });
+
+  it('countSliced yields between slices and gives the whole-text count', async () => {
+    const tokenizer = getTokenizer('o200k_base');
+    const big = 'Some prose and code();\n'.repeat(20_000);
+    let progress = 0;
+    const result = await countSliced(big, tokenizer, { sliceMs: 1, onProgress: (p) => (progress = p) });
+    assert.equal(result.tokens, tokenizer.count(big));
+    assert.equal(progress, 1);
+    const aborted = new AbortController();
+    aborted.abort(new Error('stop'));
+    await assert.rejects(countSliced(big, tokenizer, { sliceMs: 0, signal: aborted.signal }), /stop/);
+  });
+});
+
+describe('CountMemo', () => {
+  it('re-tokenises only texts it has not seen, within its size bound', () => {
+    const tokenizer = getTokenizer('o200k_base');
+    const seen: string[] = [];
+    const spy = { ...tokenizer, count: (t: string) => (seen.push(t), tokenizer.count(t)) };
+    const memo = new CountMemo(spy, 10);
+    assert.equal(memo.count('hello world'), 2);
+    assert.equal(memo.count('hello'), 1);
+    assert.equal(memo.count('hello'), 1);
+    assert.equal(memo.count('world'), 1);
+    assert.equal(memo.count('hello'), 1);
+    assert.equal(memo.count('other'), 1);
+    assert.equal(memo.count('world'), 1);
+    // 'hello world' is over the bound and never kept; 'world' was evicted (least recently used) by 'other'.
+    assert.deepEqual(seen, ['hello world', 'hello', 'world', 'other', 'world']);
+  });
+
+  it('countPrompt gives the same result with a memo, counting unchanged messages once', () => {
+    const tokenizer = getTokenizer('o200k_base');
+    const memo = new CountMemo(tokenizer);
+    const before = parsePrompt('a.prompt', 'system:\nBe brief.\nuser:\nHello there');
+    const after = parsePrompt('a.prompt', 'system:\nBe brief.\nuser:\nHello there, friend');
+    assert.deepEqual(countPrompt(before, tokenizer, memo), countPrompt(before, tokenizer));
+    assert.deepEqual(countPrompt(after, tokenizer, memo), countPrompt(after, tokenizer));
+  });
+});
