@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { columnsFor, compareTargets, PROFILE_NAMES, promptTokenCounter, resolveProfile, selfHostedModel, type CompareResult, type SloSettings } from '../../core/compare';
+import { columnsFor, compareTargets, PROFILE_NAMES, promptSloSettings, promptTokenCounter, resolveProfile, selfHostedModel, type CompareResult, type SloSettings } from '../../core/compare';
 import { parsePrompt } from '../../core/prompt/parse';
 import { EXIT, readInput, UsageError, type CliIo } from '../io';
 import { loadCliTables } from '../tables';
@@ -39,12 +39,16 @@ export async function compareCommand(args: string[], io: CliIo): Promise<number>
   const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   if (positionals.length !== 1) throw new UsageError(`give one prompt FILE; usage: ${COMPARE_USAGE}`);
   const file = positionals[0] as string;
-  const settings = sloSettings(values);
+  const flags = sloSettings(values);
   const cached = values.cached === undefined ? 0 : flag('cached', values.cached, intFlag(0, 100_000_000));
 
   const tables = await loadCliTables(values.table ?? [], io);
   const text = await readInput(io, file);
   const prompt = parsePrompt(file, text);
+  // The file's own profile, if it names one; flags override it field by field.
+  const fromFile = promptSloSettings(text);
+  if (fromFile.problems.length > 0) throw new UsageError(`${file}: ${fromFile.problems.join('; ')}`);
+  const settings = { ...fromFile.slo, ...flags };
   const model = selfHostedModel(tables, { ...(values.model !== undefined ? { chosen: values.model } : {}), ...(prompt.settings.model ? { promptModel: prompt.settings.model } : {}) });
   const result = compareTargets({ tables, profile: resolveProfile(settings), countTokens: promptTokenCounter(file, text), cachedTokens: cached, ...(model ? { model } : {}) });
   io.out(values.json ? `${JSON.stringify(result, null, 2)}\n` : humanReport(file, result));

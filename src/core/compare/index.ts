@@ -7,3 +7,4 @@ export { NOTE } from './notes';
 export { sortRows, cheapestMeeting, rankCost, type RankBy } from './rank';
 export { compareTargets, promptTokenCounter, cheapestMeetingLine, type CompareRequest, type CompareResult } from './compare';
 export { COLUMNS, columnsFor, formatMs, formatUsd, type Column, type ColumnKey } from './columns';
+export { promptSloSettings } from './frontMatter';

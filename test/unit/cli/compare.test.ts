@@ -78,6 +78,17 @@ describe('prompt-lens compare', () => {
     }
   });
 
+  it('takes the model and profile from the prompt’s front matter; flags override it', async () => {
+    const file = '---\nmodel: llama-3.1-8b\nprofile:\n  profile: batch\n  concurrency: 16\n---\nSummarise the report.\n';
+    const fromFile = JSON.parse((await run(['compare', 'r.prompt.md', '--json'], { 'r.prompt.md': file })).stdout) as { profile: Record<string, unknown>; model: string };
+    assert.deepEqual([fromFile.profile.name, fromFile.profile.concurrency, fromFile.model], ['batch', 16, 'llama-3.1-8b']);
+    const flagged = JSON.parse((await run(['compare', 'r.prompt.md', '--profile', 'interactive', '--json'], { 'r.prompt.md': file })).stdout) as { profile: Record<string, unknown> };
+    assert.deepEqual([flagged.profile.name, flagged.profile.concurrency], ['interactive', 16]);
+    const bad = await run(['compare', 'r.prompt.md'], { 'r.prompt.md': '---\nprofile: offline\n---\nHi\n' });
+    assert.equal(bad.code, 2);
+    assert.equal(bad.stderr, 'prompt-lens compare: r.prompt.md: front matter profile.profile: must be one of interactive, batch\n');
+  });
+
   it('rows from --table join the comparison', async () => {
     const table = JSON.stringify({ hardware: [{ id: 'my-gpu', source: 'test', date: '2026-11-30', class: 'nvidia-hopper', flops: { bf16: 1e15, fp8: 2e15 }, memoryBytes: 96e9, memoryBandwidth: 4e12, interconnectBandwidth: 4.5e11, usdPerHour: { value: 2, source: 'test', date: '2026-11-30' } }] });
     const r = await run(['compare', 'review.prompt', '--model', 'llama-3.1-8b', '--table', 'rows.json', '--json'], { 'review.prompt': PROMPT, 'rows.json': table });

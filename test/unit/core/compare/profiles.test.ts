@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseSloSettings, PROFILES, resolveProfile } from '../../../../src/core/compare';
+import { parseSloSettings, PROFILES, promptSloSettings, resolveProfile } from '../../../../src/core/compare';
 
 describe('compare: workload profiles', () => {
   it('interactive is TTFT ≤ 500 ms and TPOT ≤ 30 ms ranked per 1,000 calls; batch has no latency SLO and ranks per M output tokens', () => {
@@ -29,5 +29,14 @@ describe('compare: workload profiles', () => {
     assert.match(text, /extra/);
     assert.match(parseSloSettings({ profile: 'offline' }).problems.join(), /profile: must be one of interactive, batch/);
     assert.match(parseSloSettings('fast').problems.join(), /\(slo\)/);
+  });
+
+  it('a prompt file’s front matter may name its profile, by name or as an SLO object', () => {
+    assert.deepEqual(promptSloSettings('---\nmodel: gpt-4o\nprofile: batch\n---\nHello'), { slo: { profile: 'batch' }, problems: [] });
+    assert.deepEqual(promptSloSettings('---\nprofile:\n  ttftMs: 800\n  concurrency: 4\n---\nHello').slo, { ttftMs: 800, concurrency: 4 });
+    assert.deepEqual(promptSloSettings('---\nmodel: gpt-4o\n---\nHello'), { problems: [] });
+    assert.deepEqual(promptSloSettings('No front matter'), { problems: [] });
+    assert.deepEqual(promptSloSettings('---\nprofile: [unclosed\n---\nHello'), { problems: [] }, 'YAML errors are the parser’s to report');
+    assert.deepEqual(promptSloSettings('---\nprofile:\n  tpotMs: 0\n---\nHello').problems, ['front matter profile.tpotMs: must be greater than 0']);
   });
 });
