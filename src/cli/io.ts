@@ -16,3 +16,12 @@ export interface CliIo {
 export class UsageError extends Error {}
 
 export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
+
+/** Reads a file named on the command line; failure is a usage error naming the file. */
+export async function readInput(io: CliIo, path: string): Promise<string> {
+  try {
+    return await io.readFile(path);
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { benchCommand, BENCH_USAGE } from './commands/bench';
+import { compareCommand, COMPARE_USAGE } from './commands/compare';
 import { countCommand, COUNT_USAGE } from './commands/count';
 import { tokenizersCommand, TOKENIZERS_USAGE } from './commands/tokenizers';
 import { estimateCommand, ESTIMATE_USAGE } from './commands/estimate';
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   tokenizers: { run: tokenizersCommand, usage: TOKENIZERS_USAGE },
   estimate: { run: estimateCommand, usage: ESTIMATE_USAGE },
   targets: { run: targetsCommand, usage: TARGETS_USAGE },
+  compare: { run: compareCommand, usage: COMPARE_USAGE },
   report: { run: reportCommand, usage: REPORT_USAGE },
   bench: { run: benchCommand, usage: BENCH_USAGE },
   'serve-sim': { run: serveSimCommand, usage: SERVE_SIM_USAGE },

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { estimate, parseGpuCount, parsePrecision, promptTokenCount, resolveTarget, targetTokenizerId, type Estimate, type Range, type TargetSpec } from '../../core/estimate';
-import { EXIT, UsageError, type CliIo } from '../io';
+import { EXIT, readInput, UsageError, type CliIo } from '../io';
 import { loadCliTables } from '../tables';
 
 export const ESTIMATE_USAGE =
@@ -45,13 +45,7 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
 
   let tokens = { tokens: tokensFlag ?? 0, tokenizer: 'none (--tokens)', exact: true };
   if (file !== undefined) {
-    let text: string;
-    try {
-      text = await io.readFile(file);
-    } catch (error) {
-      throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-    tokens = promptTokenCount(file, text, targetTokenizerId(target));
+    tokens = promptTokenCount(file, await readInput(io, file), targetTokenizerId(target));
   }
   if (cached > tokens.tokens) throw new UsageError(`--cached ${cached} exceeds the prompt's ${tokens.tokens} input tokens`);
 

@@ -1,0 +1,68 @@
+import { closestIds, memoryFit, resolveTarget, TargetError, type Deployment, type ModelRow, type ResolvedTarget, type Tables } from '../estimate';
+
+/** Tensor-parallel sizes tried, smallest first: powers of two up to eight 8-GPU nodes. */
+export const GPU_COUNTS: readonly number[] = [1, 2, 4, 8, 16, 32, 64];
+
+/** The fewest GPUs whose usable memory holds the weights plus the KV cache of `kvTokens` tokens; undefined when none does. */
+export function fewestGpus(deployment: Omit<Deployment, 'gpus'>, kvTokens: number): number | undefined {
+  return GPU_COUNTS.find((gpus) => memoryFit({ ...deployment, gpus }, kvTokens).promptFits);
+}
+
+/**
+ * The open-weight model to deploy: the chosen id, else the prompt's model, where either is a model row
+ * (`llama-3.1-70b`) or a provider model served from one (`groq/llama-3.3-70b-versatile`). A chosen id that is
+ * neither throws a TargetError naming the closest model ids.
+ */
+export function selfHostedModel(tables: Tables, choice: { chosen?: string; promptModel?: string }): ModelRow | undefined {
+  if (choice.chosen !== undefined) {
+    const model = openWeightModel(tables, choice.chosen);
+    if (!model) throw new TargetError(`unknown model '${choice.chosen}'`, closestIds(choice.chosen, [...tables.models.keys()]));
+    return model;
+  }
+  return choice.promptModel === undefined ? undefined : openWeightModel(tables, choice.promptModel);
+}
+
+function openWeightModel(tables: Tables, name: string): ModelRow | undefined {
+  const direct = tables.models.get(name);
+  if (direct) return direct;
+  const provider = tables.providers.get(name) ?? [...tables.providers.values()].find((p) => p.model === name);
+  if (!provider) return undefined;
+  const resolved = resolveTarget({ kind: 'provider', id: provider.id }, tables);
+  return resolved.kind === 'provider' ? resolved.model : undefined;
+}
+
+export interface SelfHostedCandidates {
+  targets: Extract<ResolvedTarget, { kind: 'self-hosted' }>[];
+  /** Hardware × precision pairs left out, with why. */
+  skipped: string[];
+}
+
+/** Every hardware row × supported precision, at the fewest GPUs that fit weights + KV cache and at twice that. */
+export function selfHostedCandidates(model: ModelRow, tables: Tables, kvTokens: number): SelfHostedCandidates {
+  const targets: SelfHostedCandidates['targets'] = [];
+  const skipped: string[] = [];
+  for (const hardware of tables.hardware.values()) {
+    const efficiency = tables.classes.get(hardware.class);
+    if (!efficiency) continue; // loadTables already dropped and reported such rows
+    for (const precision of model.precisions) {
+      const fewest = fewestGpus({ model, hardware, efficiency, precision }, kvTokens);
+      if (fewest === undefined) {
+        skipped.push(`${model.id}@${hardware.id}:${precision}: weights + KV cache for ${kvTokens.toLocaleString('en-US')} tokens do not fit on ${GPU_COUNTS[GPU_COUNTS.length - 1]} GPUs`);
+        continue;
+      }
+      for (const gpus of [fewest, fewest * 2]) {
+        const target = resolveTarget({ kind: 'self-hosted', model: model.id, hardware: hardware.id, gpus, precision }, tables);
+        if (target.kind === 'self-hosted') targets.push(target);
+      }
+    }
+  }
+  return { targets, skipped };
+}
+
+/** Every provider model in the tables; the context-window check needs each target's own token count. */
+export function providerCandidates(tables: Tables): Extract<ResolvedTarget, { kind: 'provider' }>[] {
+  return [...tables.providers.keys()].flatMap((id) => {
+    const target = resolveTarget({ kind: 'provider', id }, tables);
+    return target.kind === 'provider' ? [target] : [];
+  });
+}

@@ -1,0 +1,91 @@
+import { promptTokenCount, type CalibrationProfile, type ModelRow, type PromptTokens, type ResolvedTarget, type Tables } from '../estimate';
+import { formatMs, formatUsd } from './columns';
+import { providerCandidates, selfHostedCandidates, GPU_COUNTS } from './candidates';
+import { addCheaperWiderNotes } from './notes';
+import { describeProfile, type WorkloadProfile } from './profiles';
+import { cheapestMeeting, sortRows } from './rank';
+import { evaluateTarget, type CompareRow } from './rows';
+
+export interface CompareRequest {
+  tables: Tables;
+  profile: WorkloadProfile;
+  /** The prompt's input tokens under a tokenizer (see promptTokenCounter). */
+  countTokens: (tokenizer: string | undefined) => PromptTokens;
+  /** Tokens of the prompt's prefix already cached (warm case); 0 or absent: cold only. */
+  cachedTokens?: number;
+  /** The open-weight model deployed on each hardware row (see selfHostedModel); absent: providers only. */
+  model?: ModelRow;
+  calibrationFor?: (targetId: string) => CalibrationProfile | undefined;
+}
+
+export interface CompareResult {
+  profile: WorkloadProfile;
+  model: string | null;
+  /** Sorted: rows meeting the SLO first by the profile's cost, then the rest by cost. */
+  rows: CompareRow[];
+  /** How the numbers were made, in words (the view and the CLI print these). */
+  assumptions: string[];
+  /** Targets left out and why (context window, memory). */
+  skipped: string[];
+}
+
+export function compareTargets(request: CompareRequest): CompareResult {
+  const { tables, profile, model } = request;
+  const ctx = { profile, cachedTokens: request.cachedTokens ?? 0, countTokens: request.countTokens, ...(request.calibrationFor ? { calibrationFor: request.calibrationFor } : {}) };
+  const skipped: string[] = [];
+  const targets: ResolvedTarget[] = [...providerCandidates(tables)];
+  if (model) {
+    // The batch's KV cache must fit beside the weights: C sequences of prompt + output.
+    const kvTokens = profile.concurrency * (request.countTokens(model.tokenizer).tokens + profile.outputTokens);
+    const selfHosted = selfHostedCandidates(model, tables, kvTokens);
+    targets.push(...selfHosted.targets);
+    skipped.push(...selfHosted.skipped);
+  }
+  const rows: CompareRow[] = [];
+  for (const target of targets) {
+    const evaluated = evaluateTarget(target, ctx);
+    if (evaluated.row) rows.push(evaluated.row);
+    if (evaluated.skipped) skipped.push(evaluated.skipped);
+  }
+  addCheaperWiderNotes(rows);
+  return { profile, model: model?.id ?? null, rows: sortRows(rows, profile.rankBy), assumptions: assumptions(profile, model, rows), skipped };
+}
+
+function assumptions(profile: WorkloadProfile, model: ModelRow | undefined, rows: CompareRow[]): string[] {
+  const c = profile.concurrency;
+  const lines = [
+    `Profile ${describeProfile(profile)}.`,
+    `Verdict: TTFT p99 with ${c} request(s) arriving together (burst queueing model) and typical TPOT at decode batch ${c}; warm when a cached prefix is given.`,
+    model
+      ? `Self-hosted: ${model.id} on every hardware row at each supported precision (${model.precisions.join(', ')}), at the fewest GPUs (${GPU_COUNTS.join(', ')}) whose 90% usable memory holds the weights plus KV cache for ${c} × (prompt + ${profile.outputTokens} output) tokens, and at twice that.`
+      : 'No self-hosted rows: the prompt names no open-weight model; choose one (--model ID).',
+    `Self-hosted cost: GPUs × $/GPU-hour (the hardware row's usdPerHour, overridable) × the replica time one call takes with the replica kept busy at batch ${c}: its share of a wave of ${c} prefills (max(${c} × compute, one weight read) ÷ ${c} + tensor-parallel communication) plus output tokens × TPOT ÷ ${c}. Idle time is not charged: below that load a call costs more.`,
+    'Provider cost: list prices; with a cached prefix, 1,000 calls are one cold call and 999 warm ones.',
+    '$ per million output tokens: the whole call (input and output) ÷ its output tokens.',
+    `Throughput: self-hosted, output tokens/s of one replica at batch ${c}; provider, ${c} concurrent streams of this client.`,
+  ];
+  if (rows.some((r) => !r.tokensExact)) lines.push("Token counts are approximate for targets whose tokenizer is not available (o200k_base stands in).");
+  return lines;
+}
+
+/** Counts a prompt file once per tokenizer. */
+export function promptTokenCounter(fileName: string, text: string): (tokenizer: string | undefined) => PromptTokens {
+  const counts = new Map<string, PromptTokens>();
+  return (tokenizer) => {
+    const key = tokenizer ?? '';
+    let count = counts.get(key);
+    if (!count) {
+      count = promptTokenCount(fileName, text, tokenizer);
+      counts.set(key, count);
+    }
+    return count;
+  };
+}
+
+/** The hover's one line: the cheapest target meeting the profile's SLO, or that none does. */
+export function cheapestMeetingLine(result: CompareResult): string {
+  const best = cheapestMeeting(result.rows, result.profile.rankBy);
+  if (!best) return `No target meets the ${result.profile.name} SLO for this prompt`;
+  const cost = result.profile.rankBy === 'costPer1kCalls' ? `${formatUsd(best.costPer1kCallsUsd)} per 1,000 calls` : `${formatUsd(best.costPerMOutputUsd)} per M output tokens`;
+  return `Cheapest meeting the ${result.profile.name} SLO: ${best.target}, ${cost} (TTFT p99 ${formatMs(best.ttftMs.p99)}, TPOT ${formatMs(best.tpotMs)})`;
+}

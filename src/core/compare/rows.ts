@@ -1,0 +1,124 @@
+import { estimate, targetTokenizerId, type CalibrationProfile, type Estimate, type Precision, type PromptTokens, type ResolvedTarget } from '../estimate';
+import { rowNotes } from './notes';
+import type { WorkloadProfile } from './profiles';
+import { replicaTimePerCall, replicaTokensPerSecond, selfHostedCallUsd } from './selfHostedCost';
+
+export type SloMetric = 'ttft' | 'tpot';
+
+/** One target judged against a profile: what the comparison table shows. */
+export interface CompareRow {
+  target: string;
+  kind: 'provider' | 'self-hosted';
+  /** Self-hosted only: what is deployed and its hourly price. */
+  deployment?: { model: string; hardware: string; gpus: number; precision: Precision; usdPerGpuHour: number; priceSource: string };
+  inputTokens: number;
+  tokensExact: boolean;
+  cachedTokens: number;
+  /** At the profile's concurrency; warm when a cached prefix was given. */
+  ttftMs: { p50: number; p99: number };
+  coldTtftMs: { p50: number; p99: number };
+  tpotMs: number;
+  e2eMs: number;
+  meetsSlo: boolean;
+  /** The metrics over their limit (warm case). */
+  failing: SloMetric[];
+  /** "meets" or what fails, e.g. "TTFT p99 812 ms > 500 ms". */
+  verdict: string;
+  coldMeetsSlo: boolean;
+  costPer1kCallsUsd: number;
+  costPerMOutputUsd: number;
+  /** Self-hosted: output tokens/s of one replica at the batch; provider: this client's C streams together. */
+  throughputTokPerS: number;
+  prefillBound: 'compute' | 'memory' | null;
+  decodeBound: 'compute' | 'memory' | null;
+  calibrated: boolean;
+  /** Where the latency comes from: a provider profile's basis, the self-hosted model, or a calibrated profile. */
+  latencyBasis: 'measured' | 'mixed' | 'assumed' | 'modelled' | 'calibrated';
+  notes: string[];
+}
+
+export interface RowContext {
+  profile: WorkloadProfile;
+  cachedTokens: number;
+  countTokens: (tokenizer: string | undefined) => PromptTokens;
+  calibrationFor?: (targetId: string) => CalibrationProfile | undefined;
+}
+
+/** Which limits the p99 TTFT and typical TPOT break; a null limit is no limit. */
+export function failingMetrics(profile: Pick<WorkloadProfile, 'ttftMs' | 'tpotMs'>, ttftP99Ms: number, tpotMs: number): SloMetric[] {
+  const failing: SloMetric[] = [];
+  if (profile.ttftMs !== null && ttftP99Ms > profile.ttftMs) failing.push('ttft');
+  if (profile.tpotMs !== null && tpotMs > profile.tpotMs) failing.push('tpot');
+  return failing;
+}
+
+function verdictText(profile: WorkloadProfile, failing: SloMetric[], ttftP99Ms: number, tpotMs: number): string {
+  if (failing.length === 0) return 'meets';
+  return failing.map((m) => (m === 'ttft' ? `TTFT p99 ${Math.round(ttftP99Ms)} ms > ${profile.ttftMs} ms` : `TPOT ${tpotMs.toFixed(1)} ms > ${profile.tpotMs} ms`)).join('; ');
+}
+
+/** Judges one target; undefined (with the reason) when the prompt plus output does not fit its context window. */
+export function evaluateTarget(target: ResolvedTarget, ctx: RowContext): { row?: CompareRow; skipped?: string } {
+  const { profile } = ctx;
+  const tokens = ctx.countTokens(targetTokenizerId(target));
+  const window = target.kind === 'provider' ? target.provider.contextWindow : target.model.contextWindow;
+  if (tokens.tokens + profile.outputTokens > window) {
+    return { skipped: `${target.id}: ${tokens.tokens.toLocaleString('en-US')} input + ${profile.outputTokens} output tokens exceed the ${window.toLocaleString('en-US')}-token context window` };
+  }
+  const cachedTokens = Math.min(ctx.cachedTokens, tokens.tokens);
+  const calibration = ctx.calibrationFor?.(target.id);
+  const request = { inputTokens: tokens.tokens, outputTokens: profile.outputTokens, concurrency: profile.concurrency, ...(calibration ? { calibration } : {}) };
+  const cold = estimate(target, { ...request, cachedTokens: 0 });
+  const warm = cachedTokens > 0 ? estimate(target, { ...request, cachedTokens }) : cold;
+
+  const failing = failingMetrics(profile, warm.concurrencyTtftMs.p99, warm.tpotMs.p50);
+  const coldFailing = failingMetrics(profile, cold.concurrencyTtftMs.p99, cold.tpotMs.p50);
+  const cost = target.kind === 'provider' ? { per1kUsd: warm.costPer1kCallsUsd, tokensPerSecond: undefined } : selfHostedCost(target.gpus, target.hardware.usdPerHour.value, cold, warm, cachedTokens > 0);
+  const row: CompareRow = {
+    target: target.id,
+    kind: target.kind,
+    ...(target.kind === 'self-hosted'
+      ? { deployment: { model: target.model.id, hardware: target.hardware.id, gpus: target.gpus, precision: target.precision, usdPerGpuHour: target.hardware.usdPerHour.value, priceSource: `${target.hardware.usdPerHour.source}, ${target.hardware.usdPerHour.date}` } }
+      : {}),
+    inputTokens: tokens.tokens,
+    tokensExact: tokens.exact,
+    cachedTokens,
+    ttftMs: { p50: warm.concurrencyTtftMs.p50, p99: warm.concurrencyTtftMs.p99 },
+    coldTtftMs: { p50: cold.concurrencyTtftMs.p50, p99: cold.concurrencyTtftMs.p99 },
+    tpotMs: warm.tpotMs.p50,
+    e2eMs: warm.e2eMs.p50,
+    meetsSlo: failing.length === 0,
+    failing,
+    verdict: verdictText(profile, failing, warm.concurrencyTtftMs.p99, warm.tpotMs.p50),
+    coldMeetsSlo: coldFailing.length === 0,
+    costPer1kCallsUsd: cost.per1kUsd,
+    costPerMOutputUsd: (cost.per1kUsd / (1000 * profile.outputTokens)) * 1e6,
+    throughputTokPerS: cost.tokensPerSecond ?? (profile.concurrency * profile.outputTokens * 1000) / warm.e2eMs.p50,
+    prefillBound: warm.bound,
+    decodeBound: target.kind === 'self-hosted' && !warm.calibrated ? (warm.decode?.bound ?? null) : null,
+    calibrated: warm.calibrated,
+    latencyBasis: warm.calibrated ? 'calibrated' : target.kind === 'provider' ? target.provider.latency.basis : 'modelled',
+    notes: warm.calibrated ? [`latency from the calibrated profile measured ${calibration?.date ?? ''}`] : [],
+  };
+  // One request in flight tells whether concurrency, not the target itself, breaks the SLO.
+  const singleRequestMeets =
+    target.kind === 'self-hosted' && failing.length > 0 && profile.concurrency > 1
+      ? failingMetrics(profile, ...singleRequest(estimate(target, { ...request, concurrency: 1, cachedTokens }))).length === 0
+      : undefined;
+  row.notes.push(...rowNotes(row, profile, { singleRequestMeets, bandwidthTBs: target.kind === 'self-hosted' ? target.hardware.memoryBandwidth / 1e12 : undefined }));
+  return { row };
+}
+
+function singleRequest(e: Estimate): [number, number] {
+  return [e.concurrencyTtftMs.p99, e.tpotMs.p50];
+}
+
+/** Self-hosted: like providers, with a cached prefix one cold call then 999 warm ones. */
+function selfHostedCost(gpus: number, usdPerGpuHour: number, cold: Estimate, warm: Estimate, cached: boolean): { per1kUsd: number; tokensPerSecond?: number } {
+  const time = (e: Estimate) => replicaTimePerCall(e.prefill ?? { computeMs: 0, memoryMs: 0, commMs: 0 }, e.tpotMs.p50, e.outputTokens, e.concurrency);
+  const coldTime = time(cold);
+  const warmTime = time(warm);
+  const coldUsd = selfHostedCallUsd(coldTime.totalMs, gpus, usdPerGpuHour);
+  const warmUsd = selfHostedCallUsd(warmTime.totalMs, gpus, usdPerGpuHour);
+  return { per1kUsd: cached ? coldUsd + 999 * warmUsd : 1000 * coldUsd, tokensPerSecond: replicaTokensPerSecond(warmTime, warm.outputTokens) };
+}

@@ -1,0 +1,19 @@
+import type { CompareResult, CompareRow, WorkloadProfile } from '../../core/compare';
+
+/** What the Compare Targets view renders: posted whole by the extension (see protocol.ts). */
+export interface CompareViewState {
+  /** The prompt file's name as shown in the title. */
+  promptName: string;
+  profile: WorkloadProfile;
+  /** Sorted as compareTargets sorts them: meeting the SLO first, by the profile's cost. */
+  rows: CompareRow[];
+  /** The cost and verdict assumptions, in words. */
+  assumptions: string[];
+  skipped: string[];
+  /** The target the hover and status bar currently use, highlighted in the table. */
+  primaryTarget?: string;
+}
+
+export function compareViewState(promptName: string, result: CompareResult, primaryTarget?: string): CompareViewState {
+  return { promptName, profile: result.profile, rows: result.rows, assumptions: result.assumptions, skipped: result.skipped, ...(primaryTarget !== undefined ? { primaryTarget } : {}) };
+}
