@@ -64,7 +64,8 @@ async function runSession({ name, workspace, trusted, suites }) {
  * NAME.request → NAME.png (a screenshot of the workbench);
  * NAME.query.json {selector} → NAME.result.json {frames, texts}: textContent of every element matching
  * the selector inside the webview frames (real Chromium DOM), plus `scripted` = any frame where the
- * test page's XSS canary (window.__promptLensXss) was set.
+ * test page's XSS canary (window.__promptLensXss) was set;
+ * NAME.click.json {selector} → NAME.result.json {clicked}: a real mouse click on the first match.
  */
 async function serveRequests(page) {
   if (!existsSync(SCREENSHOTS)) return;
@@ -74,6 +75,26 @@ async function serveRequests(page) {
       rmSync(join(SCREENSHOTS, file));
       await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
       console.log(`screenshot: .test-output/screenshots/${name}.png`);
+    } else if (file.endsWith('.click.json')) {
+      const name = file.slice(0, -'.click.json'.length);
+      let selector;
+      try {
+        ({ selector } = JSON.parse(readFileSync(join(SCREENSHOTS, file), 'utf8')));
+      } catch {
+        continue;
+      }
+      rmSync(join(SCREENSHOTS, file));
+      let clicked = false;
+      for (const frame of page.frames()) {
+        if (clicked || !/vscode-webview|\/webview\/browser\/pre\//.test(frame.url())) continue;
+        const handle = await frame.$(selector).catch(() => null);
+        if (handle) {
+          await handle.click();
+          clicked = true;
+        }
+      }
+      writeFileSync(join(SCREENSHOTS, `${name}.result.json.tmp`), JSON.stringify({ clicked }));
+      renameSync(join(SCREENSHOTS, `${name}.result.json.tmp`), join(SCREENSHOTS, `${name}.result.json`));
     } else if (file.endsWith('.query.json')) {
       const name = file.slice(0, -'.query.json'.length);
       let selector;

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import { countPrompt, type PromptCount } from '../../core/count';
 import { parseTargetId, resolveTarget, targetIdForModel, targetTokenizerId, type ResolvedTarget, type Tables } from '../../core/estimate';
-import { estimateTarget, type Slo, type TargetEstimate } from '../../core/analysis/targetEstimates';
+import { estimateTarget, type TargetEstimate } from '../../core/analysis/targetEstimates';
+import type { WorkloadProfile } from '../../core/compare';
 import { PrefixCacheAnalyser, updateInSlices } from '../../core/findings/prefixCache';
 import { fileFindings } from '../../core/findings/report';
 import { parseFindingSettings, type FindingSettings } from '../../core/findings/settings';
 import { findingTarget, type FindingTarget } from '../../core/findings/targets';
 import type { Finding } from '../../core/findings/types';
-import { BUILTIN_PROMPT_GLOBS } from '../../core/promptFiles';
 import { PromptCounter } from '../../core/promptCounter';
 import { parsePrompt } from '../../core/prompt/parse';
 import type { ParsedPrompt } from '../../core/prompt/types';
@@ -16,8 +16,8 @@ import { getTokenizer } from '../../core/tokenize/registry';
 import type { TextEdit } from '../../core/tokenize/incremental';
 import type { TokenizerId } from '../../core/tokenize/types';
 import type { Calibrations } from '../bench/calibrations';
-import { readSettings } from '../config';
-import { isPromptDocument } from '../promptDocuments';
+import { readSettings, readWorkloadProfile } from '../config';
+import { findPromptFiles, isPromptDocument } from '../promptDocuments';
 import type { ExtensionTables } from '../tables';
 
 /** Everything the editor surfaces show for one document version; computed once, read by all. */
@@ -33,6 +33,8 @@ export interface DocumentAnalysis {
   cacheable?: { tokens: number; endOffset: number; source: 'shared with other prompts' | 'system prompt' };
   /** The front-matter model that chose the primary target, when it did. */
   frontMatterTarget?: string;
+  /** The workload the estimates assume (settings, then the file's front matter). */
+  profile: WorkloadProfile;
   /** Set when the file is over promptLens.maxFileBytes: nothing else is computed. */
   tooLarge?: string;
   problems: string[];
@@ -41,7 +43,6 @@ export interface DocumentAnalysis {
 interface Config {
   tables: Tables;
   targets: ResolvedTarget[];
-  slo: Slo;
   findings: FindingSettings;
   variablePatterns: string[];
   maxFileBytes: number;
@@ -111,10 +112,11 @@ export class PromptAnalyzer implements vscode.Disposable {
     const version = document.version;
     if (Buffer.byteLength(text) > config.maxFileBytes) {
       const parsed = parsePrompt(document.fileName, '');
-      const result: DocumentAnalysis = { version, parsed, count: countPrompt(parsed, getTokenizer('o200k_base')), targets: [], findings: [], tooLarge: `over promptLens.maxFileBytes (${config.maxFileBytes.toLocaleString('en-US')} bytes): not tokenised`, problems: config.problems };
+      const result: DocumentAnalysis = { version, parsed, count: countPrompt(parsed, getTokenizer('o200k_base')), targets: [], findings: [], profile: readWorkloadProfile(undefined, document.uri).profile, tooLarge: `over promptLens.maxFileBytes (${config.maxFileBytes.toLocaleString('en-US')} bytes): not tokenised`, problems: config.problems };
       this.results.set(key, result);
       return result;
     }
+    const { profile, problems: profileProblems } = readWorkloadProfile(text, document.uri);
     const edits = this.pendingEdits.get(key) ?? [];
     this.pendingEdits.delete(key);
 
@@ -145,14 +147,15 @@ export class PromptAnalyzer implements vscode.Disposable {
           target,
           count: counts.get(resolveTokenizerId(targetTokenizerId(target)))!,
           cacheableTokens: cacheable?.tokens ?? 0,
-          slo: config.slo,
+          slo: profile,
           ...(this.calibrations.profile(target.id) ? { calibration: this.calibrations.profile(target.id)! } : {}),
         }),
       ),
       findings,
       ...(cacheable ? { cacheable } : {}),
       ...(targets.fromFrontMatter ? { frontMatterTarget: targets.fromFrontMatter } : {}),
-      problems: [...config.problems, ...targets.problems],
+      profile,
+      problems: [...config.problems, ...targets.problems, ...profileProblems],
     };
     this.results.set(key, result);
     this.emitter.fire(document.uri);
@@ -206,15 +209,15 @@ export class PromptAnalyzer implements vscode.Disposable {
     if (this.workspace?.key === primary.id) return this.workspace;
     const target = findingTarget(primary);
     const analyser = new PrefixCacheAnalyser({ tokenizer: getTokenizer(target.tokenizer), costModel: target.model, settings: config.findings.cache, rag: config.findings.rag });
-    const workspace = { key: primary.id, analyser, target, scan: this.scanWorkspace(analyser, config) };
+    const scan = this.scanWorkspace(analyser, config).catch((error: unknown) => console.error('Prompt Latency Lens: workspace scan failed', error));
+    const workspace = { key: primary.id, analyser, target, scan };
     this.workspace = workspace;
     return workspace;
   }
 
   /** Every prompt file in the workspace, read and fed in slices; then open prompts are re-analysed. */
   private async scanWorkspace(analyser: PrefixCacheAnalyser, config: Config): Promise<void> {
-    const { include } = readSettings().settings;
-    const uris = await vscode.workspace.findFiles(`{${[...BUILTIN_PROMPT_GLOBS, ...include].join(',')}}`, '**/{node_modules,.git}/**', 5000);
+    const uris = await findPromptFiles();
     const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.toString()));
     const sources: { file: string; text: string; parsed: ParsedPrompt }[] = [];
     for (const uri of uris) {
@@ -257,7 +260,7 @@ export class PromptAnalyzer implements vscode.Disposable {
     const raw = vscode.workspace.getConfiguration('promptLens');
     const findings = parseFindingSettings({ disabled: raw.get('findings.disabled'), rag: raw.get('rag'), cache: raw.get('cache') });
     problems.push(...findings.problems.map((p) => `promptLens.${p}`));
-    return { tables: loaded.tables, targets, slo: settings.slo, findings: findings.settings, variablePatterns: settings.variablePatterns, maxFileBytes: settings.maxFileBytes, problems };
+    return { tables: loaded.tables, targets, findings: findings.settings, variablePatterns: settings.variablePatterns, maxFileBytes: settings.maxFileBytes, problems };
   }
 
   dispose(): void {

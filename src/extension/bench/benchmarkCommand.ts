@@ -6,7 +6,8 @@ import type { BenchResult } from '../../core/bench/result';
 import { runBenchmark, type BenchProgress } from '../../core/bench/runner';
 import { parsePrompt } from '../../core/prompt/parse';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
-import { readSettings } from '../config';
+import { readSettings, readWorkloadProfile } from '../config';
+import { DEFAULT_SLO } from '../../core/bench/stats';
 import { isPromptDocument } from '../promptDocuments';
 import type { ExtensionTables } from '../tables';
 import type { ApiKeys } from './apiKeys';
@@ -84,7 +85,9 @@ export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpoin
   const apiKey = await keyFor(deps, endpoint);
   if (apiKey === null) return undefined;
 
-  const { benchmark, slo } = readSettings(document.uri).settings;
+  const { benchmark } = readSettings(document.uri).settings;
+  const { profile } = readWorkloadProfile(document.getText(), document.uri);
+  const slo = { ttftMs: profile.ttftMs ?? DEFAULT_SLO.ttftMs, tpotMs: profile.tpotMs ?? DEFAULT_SLO.tpotMs };
   const tokenizer = getTokenizer(DEFAULT_TOKENIZER);
   const inputTokens = prompt.messages.reduce((n, m) => n + tokenizer.count(m.content), 0);
   let predicted: { ttftMs: number; tpotMs: number } | undefined;
@@ -129,7 +132,7 @@ export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpoin
         cache: benchmark.cache,
         timeoutMs: benchmark.timeoutMs,
         maxDurationMs: benchmark.timeLimitSeconds * 1000,
-        slo: { ttftMs: slo.ttftMs, tpotMs: slo.tpotMs },
+        slo,
         signal: abort.signal,
         onProgress,
         countTokens: (t) => tokenizer.count(t),

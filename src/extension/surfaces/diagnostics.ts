@@ -1,0 +1,72 @@
+import * as vscode from 'vscode';
+import type { Finding } from '../../core/findings/types';
+import type { DocumentAnalysis } from '../analysis/analyzer';
+
+export const DIAGNOSTIC_SOURCE = 'Prompt Latency Lens';
+
+const SEVERITY: Record<Finding['severity'], vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  information: vscode.DiagnosticSeverity.Information,
+};
+
+/** Findings and parse errors as diagnostics; `data` rides along for the quick fixes. */
+export class PromptDiagnostics implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection('promptLens');
+  /** The finding behind each diagnostic, for the code-action provider. */
+  private readonly findings = new WeakMap<vscode.Diagnostic, Finding>();
+
+  findingOf(diagnostic: vscode.Diagnostic): Finding | undefined {
+    return this.findings.get(diagnostic);
+  }
+
+  async update(document: vscode.TextDocument, analysis: DocumentAnalysis): Promise<void> {
+    const range = (start: number, end: number) => new vscode.Range(document.positionAt(start), document.positionAt(end));
+    const diagnostics: vscode.Diagnostic[] = [];
+    for (const error of analysis.parsed.errors) {
+      const d = new vscode.Diagnostic(range(error.range.start, error.range.end), error.message, error.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error);
+      d.source = DIAGNOSTIC_SOURCE;
+      d.code = 'parse-error';
+      diagnostics.push(d);
+    }
+    for (const message of analysis.targets[0]?.errors ?? []) {
+      const d = new vscode.Diagnostic(document.lineAt(0).range, message, vscode.DiagnosticSeverity.Error);
+      d.source = DIAGNOSTIC_SOURCE;
+      d.code = 'context-window';
+      if (!analysis.findings.some((f) => f.code === 'context-window')) diagnostics.push(d);
+    }
+    for (const finding of analysis.findings) {
+      const d = new vscode.Diagnostic(range(finding.range.start, finding.range.end), finding.message, SEVERITY[finding.severity]);
+      d.source = DIAGNOSTIC_SOURCE;
+      d.code = finding.code;
+      if (finding.relatedFiles?.length) d.relatedInformation = await Promise.all(finding.relatedFiles.map(async (r) => new vscode.DiagnosticRelatedInformation(await locate(r.file, r.range.start), r.message)));
+      this.findings.set(d, finding);
+      diagnostics.push(d);
+    }
+    if (document.isClosed) return;
+    this.collection.set(document.uri, diagnostics);
+  }
+
+  clear(uri: vscode.Uri): void {
+    this.collection.delete(uri);
+  }
+
+  dispose(): void {
+    this.collection.dispose();
+  }
+}
+
+/** A workspace-relative file and offset as a location (reading the file when it is not open). */
+export async function locate(file: string, offset: number): Promise<vscode.Location> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const uri = folder ? vscode.Uri.joinPath(folder, file) : vscode.Uri.file(file);
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open) return new vscode.Location(uri, open.positionAt(offset));
+  try {
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)).slice(0, offset);
+    const lines = text.split('\n');
+    return new vscode.Location(uri, new vscode.Position(lines.length - 1, (lines[lines.length - 1] ?? '').length));
+  } catch {
+    return new vscode.Location(uri, new vscode.Position(0, 0));
+  }
+}
