@@ -65,7 +65,8 @@ async function runSession({ name, workspace, trusted, suites }) {
  * NAME.query.json {selector} → NAME.result.json {frames, texts}: textContent of every element matching
  * the selector inside the webview frames (real Chromium DOM), plus `scripted` = any frame where the
  * test page's XSS canary (window.__promptLensXss) was set;
- * NAME.click.json {selector} → NAME.result.json {clicked}: a real mouse click on the first match.
+ * NAME.click.json {selector} → NAME.result.json {clicked}: a real mouse click on the first match;
+ * NAME.button.json {selector: label} → NAME.result.json {clicked}: clicks a workbench button (a dialog's).
  */
 async function serveRequests(page) {
   if (!existsSync(SCREENSHOTS)) return;
@@ -75,6 +76,19 @@ async function serveRequests(page) {
       rmSync(join(SCREENSHOTS, file));
       await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
       console.log(`screenshot: .test-output/screenshots/${name}.png`);
+    } else if (file.endsWith('.button.json')) {
+      const name = file.slice(0, -'.button.json'.length);
+      let selector;
+      try {
+        ({ selector } = JSON.parse(readFileSync(join(SCREENSHOTS, file), 'utf8')));
+      } catch {
+        continue;
+      }
+      rmSync(join(SCREENSHOTS, file));
+      const button = page.getByRole('button', { name: selector, exact: true });
+      const clicked = await button.first().click({ timeout: 5000 }).then(() => true, () => false);
+      writeFileSync(join(SCREENSHOTS, `${name}.result.json.tmp`), JSON.stringify({ clicked }));
+      renameSync(join(SCREENSHOTS, `${name}.result.json.tmp`), join(SCREENSHOTS, `${name}.result.json`));
     } else if (file.endsWith('.click.json')) {
       const name = file.slice(0, -'.click.json'.length);
       let selector;

@@ -64,7 +64,7 @@ export interface WebviewQueryResult {
 }
 
 /** Sends a request to the harness (outside the extension host) and waits for its answer. */
-async function askHarness<T>(name: string, kind: 'query' | 'click', selector: string): Promise<T> {
+async function askHarness<T>(name: string, kind: 'query' | 'click' | 'button', selector: string): Promise<T> {
   const dir = process.env.PROMPT_LENS_SCREENSHOT_DIR;
   if (!dir) throw new Error('webview access needs the code-server harness (npm run test:integration)');
   mkdirSync(dir, { recursive: true });
@@ -84,4 +84,9 @@ export function queryWebviews(name: string, selector: string): Promise<WebviewQu
 /** Clicks the first element matching the selector in the webviews, with Chromium's real mouse. */
 export async function clickWebview(name: string, selector: string): Promise<boolean> {
   return (await askHarness<{ clicked: boolean }>(name, 'click', selector)).clicked;
+}
+
+/** Clicks a button of the workbench itself (e.g. in a modal dialog), by its label. */
+export async function clickWorkbenchButton(name: string, label: string): Promise<boolean> {
+  return (await askHarness<{ clicked: boolean }>(name, 'button', label)).clicked;
 }

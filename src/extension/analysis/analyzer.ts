@@ -194,10 +194,15 @@ export class PromptAnalyzer implements vscode.Disposable {
     return { list: [target, ...config.targets.filter((t) => t.id !== target.id)], fromFrontMatter: frontMatterModel, problems: [] };
   }
 
-  /** Shared prefix with other workspace prompts when there is one, else the system prompt itself (it repeats on every call). */
+  /**
+   * Shared prefix with other workspace prompts when there is one, else the system prompt itself (it
+   * repeats on every call) — cut where the first dynamic part (a variable, a date, a name) begins.
+   */
   private cacheablePrefix(analyser: PrefixCacheAnalyser, file: string, parsed: ParsedPrompt, count: PromptCount): DocumentAnalysis['cacheable'] {
     const member = analyser.groupOf(file)?.members.find((m) => m.file === file);
     if (member && member.cacheableTokens > 0) return { tokens: member.cacheableTokens, endOffset: member.prefixEnd, source: 'shared with other prompts' };
+    const breaker = analyser.breakers(file)[0];
+    if (breaker) return breaker.cacheableNow > 0 ? { tokens: breaker.cacheableNow, endOffset: breaker.range.start, source: 'system prompt' } : undefined;
     const system = parsed.messages[0];
     if (system && system.role === 'system' && parsed.messages.length > 1 && !parsed.variables.some((v) => v.range.start < system.range.end)) {
       return { tokens: count.messages[0]?.tokens ?? 0, endOffset: system.range.end, source: 'system prompt' };

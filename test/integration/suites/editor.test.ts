@@ -69,7 +69,10 @@ describe('editor surfaces', () => {
     const titles = actions.map((a) => a.title);
     assert.ok(titles.includes('Open setting promptLens.findings.disabled'), titles.join('; '));
     assert.ok(titles.some((t) => t.startsWith('Show where the dynamic part could go')), titles.join('; '));
+    await vscode.commands.executeCommand('workbench.actions.view.problems');
+    await new Promise((r) => setTimeout(r, 800));
     await screenshot('diagnostics');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
     const suppress = actions.find((a) => a.title === 'Suppress cache-breaker in this file');
     assert.ok(suppress?.edit);
     assert.ok(await vscode.workspace.applyEdit(suppress.edit));
