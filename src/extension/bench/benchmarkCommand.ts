@@ -93,7 +93,7 @@ export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpoin
   let predicted: { ttftMs: number; tpotMs: number } | undefined;
   if (endpoint.target) {
     const { tables } = await deps.tables.get();
-    const p = predictEndpoint(tables, endpoint.target, inputTokens, benchmark.maxTokens, deps.calibrations.profile(endpoint.target));
+    const p = predictEndpoint(tables, endpoint.target, inputTokens, benchmark.maxTokens, (id) => deps.calibrations.profile(id));
     if (p.ok) predicted = { ttftMs: p.ttftMs, tpotMs: p.tpotMs };
     else void vscode.window.showWarningMessage(`Prompt Latency Lens: endpoint ${endpoint.name}'s target: ${p.error}`);
   }

@@ -4,6 +4,7 @@ import { runBenchmark } from '../../core/bench/runner';
 import { percentile } from '../../core/bench/stats';
 import { fitTtft, MIN_R2, toProfile, type Sample } from '../../core/calibrate/fit';
 import { DEFAULT_FRACTIONS, promptPrefix } from '../../core/calibrate/prefixes';
+import { parseTargetId, resolveTarget } from '../../core/estimate';
 import { parsePrompt } from '../../core/prompt/parse';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
 import { readSettings } from '../config';
@@ -36,6 +37,13 @@ export async function calibrateEndpoint(deps: BenchDeps, uri?: vscode.Uri, endpo
   if (!endpoint) return undefined;
   if (!endpoint.target) {
     void vscode.window.showErrorMessage(`Prompt Latency Lens: endpoint ${endpoint.name} has no "target"; calibration saves a profile for a target, so map it to one first.`);
+    return undefined;
+  }
+  let targetId: string;
+  try {
+    targetId = resolveTarget(parseTargetId(endpoint.target), (await deps.tables.get()).tables).id;
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Prompt Latency Lens: endpoint ${endpoint.name}'s target: ${(error as Error).message}`);
     return undefined;
   }
   const apiKey = await keyFor(deps, endpoint);
@@ -78,7 +86,7 @@ export async function calibrateEndpoint(deps: BenchDeps, uri?: vscode.Uri, endpo
     return undefined;
   }
   const stored: StoredCalibration = { endpoint: endpoint.name, profile: toProfile(fit, tpot, new Date().toISOString().slice(0, 10)), r2: fit.r2, rmseMs: fit.rmseMs, model: fit.model, samples: outcome.samples.length };
-  await deps.calibrations.set(endpoint.target, stored);
-  void vscode.window.showInformationMessage(`Prompt Latency Lens: calibrated ${endpoint.target} from ${endpoint.name}: ${summary}. Hovers now use it.`);
+  await deps.calibrations.set(targetId, stored);
+  void vscode.window.showInformationMessage(`Prompt Latency Lens: calibrated ${targetId} from ${endpoint.name}: ${summary}. Hovers now use it.`);
   return stored;
 }

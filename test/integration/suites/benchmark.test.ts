@@ -5,7 +5,20 @@ import * as vscode from 'vscode';
 import type { BenchResult } from '../../../src/core/bench/result';
 import { linearLatencyModel } from '../../../src/core/sim/latencyModel';
 import { startSimulator } from '../../../src/core/sim/server';
-import { extensionApi, openPrompt, queryWebviews, screenshot, sleep, waitFor, workspaceFile } from '../helpers';
+import { extensionApi, hoverTexts, openPrompt, queryWebviews, screenshot, sleep, waitFor, workspaceFile } from '../helpers';
+
+async function hoverFor(uri: vscode.Uri): Promise<string> {
+  const texts = await hoverTexts(uri, new vscode.Position(1, 1));
+  const hover = texts.find((t) => t.includes('Prompt Latency Lens'));
+  assert.ok(hover, 'no hover');
+  return hover;
+}
+
+/** The cold-TTFT cell of the first target row. */
+function ttftCell(hover: string): string {
+  const row = hover.split('\n').find((l) => l.startsWith('| llama-3.1-8b'));
+  return row?.split('|')[2]?.trim() ?? '';
+}
 
 describe('benchmark this prompt', () => {
   let sim: Awaited<ReturnType<typeof startSimulator>>;
@@ -100,6 +113,24 @@ describe('benchmark this prompt', () => {
       return found.texts.length > 0 ? found : undefined;
     });
     assert.match(badge.texts[0]!, /Partial result/);
+  });
+
+  it('calibration fits TTFT against prompt length and the hover then uses the measured profile', async () => {
+    await config().update('targets', ['llama-3.1-8b@1xh100-sxm'], vscode.ConfigurationTarget.Workspace);
+    const editor = await openPrompt('findings/rag-oversized.prompt');
+    const before = await hoverFor(editor.document.uri);
+    assert.ok(!before.includes('calibrated'), before);
+    const calibration = await vscode.commands.executeCommand<{ profile: { msPerInputToken: number; date: string }; r2: number }>('promptLens.calibrateEndpoint', editor.document.uri, 'sim');
+    assert.ok(calibration, 'calibration saved');
+    assert.ok(calibration.r2 >= 0.8, `R² ${calibration.r2}`);
+    // The simulator prefills 50,000 tokens/s: 0.02 ms per token.
+    assert.ok(Math.abs(calibration.profile.msPerInputToken - 0.02) < 0.01, `slope ${calibration.profile.msPerInputToken}`);
+    const after = await waitFor('hover with the calibrated profile', async () => {
+      const h = await hoverFor(editor.document.uri);
+      return h.includes(`calibrated (${calibration.profile.date})`) ? h : undefined;
+    });
+    assert.notEqual(ttftCell(after), ttftCell(before), 'the TTFT shown changed');
+    await config().update('targets', undefined, vscode.ConfigurationTarget.Workspace);
   });
 
   it('writes one history file per run (the partial one too) in workspace storage', async () => {
