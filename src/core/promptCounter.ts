@@ -45,13 +45,37 @@ export class PromptCounter {
   count(key: string, fileName: string, text: string, version: number, edits: readonly TextEdit[] = []): PromptCount {
     const previous = this.entries.get(key);
     if (previous?.version === version) return previous.count;
+    const { parsed, tokenizer } = this.parse(fileName, text);
+    const whole = isWholeText(parsed, text) ? (reuse(previous, tokenizer, text, edits) ?? new IncrementalCounter(tokenizer, text)) : undefined;
+    return this.store(key, version, parsed, tokenizer, text, whole);
+  }
+
+  /**
+   * As count(), for the extension host: a new large text is tokenised in slices that yield to the
+   * event loop (edits to a counted text stay synchronous: they touch a few chunks). A result for an
+   * older version than the one already cached is returned but not stored.
+   */
+  async countAsync(key: string, fileName: string, text: string, version: number, edits: readonly TextEdit[] = [], sliceMs = 8): Promise<PromptCount> {
+    const previous = this.entries.get(key);
+    if (previous?.version === version) return previous.count;
+    const { parsed, tokenizer } = this.parse(fileName, text);
+    let whole: IncrementalCounter | undefined;
+    if (isWholeText(parsed, text)) whole = reuse(previous, tokenizer, text, edits) ?? (await IncrementalCounter.create(tokenizer, text, sliceMs));
+    else for (const message of parsed.messages) await this.memoFor(tokenizer).countAsync(message.rendered, sliceMs);
+    return this.store(key, version, parsed, tokenizer, text, whole);
+  }
+
+  private parse(fileName: string, text: string): { parsed: ParsedPrompt; tokenizer: Tokenizer } {
     const parsed = parsePrompt(fileName, text, this.options.variablePatterns ? { variablePatterns: this.options.variablePatterns } : {});
-    const tokenizer = getTokenizer(this.options.tokenizer ?? tokenizerIdFor(parsed));
-    const whole = isWholeText(parsed, text) ? this.wholeTextCounter(previous, tokenizer, text, edits) : undefined;
+    return { parsed, tokenizer: getTokenizer(this.options.tokenizer ?? tokenizerIdFor(parsed)) };
+  }
+
+  private store(key: string, version: number, parsed: ParsedPrompt, tokenizer: Tokenizer, text: string, whole: IncrementalCounter | undefined): PromptCount {
     const memo = this.memoFor(tokenizer);
     const counter = whole ? { count: (t: string) => (t === text ? whole.count : memo.count(t)) } : memo;
     const count = countPrompt(parsed, tokenizer, counter);
-    this.entries.set(key, { version, count, parsed, ...(whole ? { whole } : {}) });
+    const latest = this.entries.get(key);
+    if (!latest || latest.version <= version) this.entries.set(key, { version, count, parsed, ...(whole ? { whole } : {}) });
     return count;
   }
 
@@ -64,15 +88,6 @@ export class PromptCounter {
     this.entries.delete(key);
   }
 
-  private wholeTextCounter(previous: Entry | undefined, tokenizer: Tokenizer, text: string, edits: readonly TextEdit[]): IncrementalCounter {
-    const counter = previous?.whole;
-    if (counter && counter.tokenizer === tokenizer && edits.length > 0) {
-      for (const edit of edits) counter.apply(edit);
-      if (counter.currentText === text) return counter;
-    }
-    return new IncrementalCounter(tokenizer, text);
-  }
-
   private memoFor(tokenizer: Tokenizer): CountMemo {
     let memo = this.memos.get(tokenizer.id);
     if (!memo || memo.tokenizer !== tokenizer) {
@@ -81,6 +96,14 @@ export class PromptCounter {
     }
     return memo;
   }
+}
+
+/** The previous counter brought up to `text` by the edits, if they add up (else a fresh count is needed). */
+function reuse(previous: Entry | undefined, tokenizer: Tokenizer, text: string, edits: readonly TextEdit[]): IncrementalCounter | undefined {
+  const counter = previous?.whole;
+  if (!counter || counter.tokenizer !== tokenizer || edits.length === 0) return undefined;
+  for (const edit of edits) counter.apply(edit);
+  return counter.currentText === text ? counter : undefined;
 }
 
 /** A plain prompt without role markers (or an unreadable file): its one message is the document text itself. */

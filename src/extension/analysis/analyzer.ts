@@ -127,8 +127,10 @@ export class PromptAnalyzer implements vscode.Disposable {
     const counts = new Map<TokenizerId, PromptCount>();
     for (const target of targets.list) {
       const id = resolveTokenizerId(targetTokenizerId(target));
-      if (!counts.has(id)) counts.set(id, this.counter(id, config).count(key, document.fileName, text, version, edits));
+      // Sliced: a large document's first count yields to the event loop instead of blocking the host.
+      if (!counts.has(id)) counts.set(id, await this.counter(id, config).countAsync(key, document.fileName, text, version, edits));
     }
+    if (document.version !== version) return this.results.get(key); // edited meanwhile: a newer analysis follows
     const parsed = this.counter(primaryTokenizer, config).parsed(key) ?? parsePrompt(document.fileName, text);
     const count = counts.get(primaryTokenizer)!;
 
