@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { compareTargets, promptTokenCounter, selfHostedModel } from '../../core/compare';
 import { compareViewState, type CompareViewState } from '../../webview/compare/state';
 import type { PromptAnalyzer } from '../analysis/analyzer';
+import { compareFor } from '../analysis/compareFor';
 import type { Calibrations } from '../bench/calibrations';
 import { readSettings } from '../config';
 import { isPromptDocument } from '../promptDocuments';
@@ -36,16 +36,7 @@ export class ComparePanel implements vscode.Disposable {
     const { tables } = await this.tables.get();
     let state: CompareViewState;
     try {
-      const promptModel = analysis.parsed.settings.model;
-      const model = selfHostedModel(tables, promptModel ? { promptModel } : {});
-      const result = compareTargets({
-        tables,
-        profile: analysis.profile,
-        countTokens: promptTokenCounter(document.fileName, document.getText()),
-        ...(analysis.cacheable ? { cachedTokens: analysis.cacheable.tokens } : {}),
-        ...(model ? { model } : {}),
-        calibrationFor: (id) => this.calibrations.profile(id),
-      });
+      const result = compareFor(document, analysis, tables, this.calibrations);
       state = compareViewState(vscode.workspace.asRelativePath(document.uri), result, readSettings().settings.targets[0]);
     } catch (error) {
       void vscode.window.showErrorMessage(`Prompt Latency Lens: ${(error as Error).message}`);

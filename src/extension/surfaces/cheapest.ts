@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { cheapestMeetingLine, compareTargets, promptTokenCounter, selfHostedModel } from '../../core/compare';
+import { cheapestMeetingLine } from '../../core/compare';
+import { compareFor } from '../analysis/compareFor';
 import type { DocumentAnalysis } from '../analysis/analyzer';
 import type { Calibrations } from '../bench/calibrations';
 import type { ExtensionTables } from '../tables';
@@ -28,16 +29,7 @@ export class CheapestLine {
     const text = document.getText();
     if (text.length > MAX_CHARS || analysis.tooLarge) return;
     const { tables } = await this.tables.get();
-    const promptModel = analysis.parsed.settings.model;
-    const model = selfHostedModel(tables, promptModel ? { promptModel } : {});
-    const result = compareTargets({
-      tables,
-      profile: analysis.profile,
-      countTokens: promptTokenCounter(document.fileName, text),
-      ...(analysis.cacheable ? { cachedTokens: analysis.cacheable.tokens } : {}),
-      ...(model ? { model } : {}),
-      calibrationFor: (id) => this.calibrations.profile(id),
-    });
+    const result = compareFor(document, analysis, tables, this.calibrations);
     this.lines.set(document.uri.toString(), { version: analysis.version, line: `$(lightbulb) ${cheapestMeetingLine(result)} — **Compare Targets** for all` });
   }
 

@@ -13,6 +13,8 @@ const DEBOUNCE_MS = 150;
 /** Keeps every surface in step with the analyzer: on open, on edit (debounced), on settings change. */
 export class EditorSurfaces implements vscode.Disposable {
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Settings and table problems already shown (each once per session, not on every keystroke). */
+  private readonly shownProblems = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -63,6 +65,10 @@ export class EditorSurfaces implements vscode.Disposable {
       const analysis = await this.analyzer.analyze(document);
       if (!analysis || document.isClosed) return;
       const { settings } = readSettings(document.uri);
+      for (const problem of analysis.problems.filter((p) => !this.shownProblems.has(p))) {
+        this.shownProblems.add(problem);
+        void vscode.window.showWarningMessage(`Prompt Latency Lens: ${problem}`);
+      }
       if (vscode.window.activeTextEditor?.document === document) {
         if (settings.statusBar.enabled) this.statusBar.show(analysis);
         else this.statusBar.hide();

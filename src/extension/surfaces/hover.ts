@@ -54,6 +54,7 @@ export function renderHover(a: DocumentAnalysis, offset: number, selectionText: 
   if (advice) lines.push('', `$(warning) ${advice}`);
   if (a.count.variables.length > 0) lines.push('', `Unfilled variables counted as their literal text: ${a.count.variables.map((v) => `\`${v}\``).join(', ')}`);
   if (cheapest) lines.push('', cheapest);
+  if (a.problems.length > 0) lines.push('', ...a.problems.slice(0, 3).map((p) => `$(warning) ${p}`));
   return lines.join('\n');
 }
 

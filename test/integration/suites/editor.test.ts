@@ -125,6 +125,22 @@ describe('editor surfaces', () => {
     await vscode.workspace.getConfiguration('promptLens').update('targets', undefined, vscode.ConfigurationTarget.Global);
   });
 
+  it('bad settings and table rows are named in the hover, skipped, and everything else keeps working', async () => {
+    const config = vscode.workspace.getConfiguration('promptLens');
+    await config.update('targets', ['llama-3.1-70b@4xh100-sxn', 'openai/gpt-4o'], vscode.ConfigurationTarget.Workspace);
+    await config.update('hardware', [{ id: 'bad-gpu', flops: { bf16: -5 } }], vscode.ConfigurationTarget.Workspace);
+    const editor = await openPrompt('support.prompt');
+    const hover = await waitFor('hover naming the problems', async () => {
+      const h = await promptLensHover(editor.document.uri, new vscode.Position(1, 3));
+      return h.includes('promptLens.targets') ? h : undefined;
+    });
+    assert.match(hover, /promptLens\.targets: unknown hardware 'h100-sxn'; did you mean h100-sxm/);
+    assert.match(hover, /settings: hardware\[0\]/);
+    assert.ok(hover.includes('primary target `openai/gpt-4o`'), 'the valid target still works');
+    await config.update('targets', undefined, vscode.ConfigurationTarget.Workspace);
+    await config.update('hardware', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
   it('Show Workspace Report: a Markdown table linking every file and finding', async () => {
     const markdown = await vscode.commands.executeCommand<string>('promptLens.showWorkspaceReport');
     assert.match(markdown, /^# Prompt Latency Lens — workspace report/);
