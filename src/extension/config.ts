@@ -70,7 +70,15 @@ export function readSettings(scope?: vscode.ConfigurationScope): SettingsResult 
  * profile's), then the prompt's own front matter (`profile:`), over the interactive profile.
  */
 export function readWorkloadProfile(documentText?: string, scope?: vscode.ConfigurationScope): { profile: WorkloadProfile; problems: string[] } {
-  const fromSettings = parseSloSettings(vscode.workspace.getConfiguration('promptLens', scope).get('slo') ?? {});
+  // Only values the user set: VS Code fills unset number settings with 0, which is no SLO at all.
+  const config = vscode.workspace.getConfiguration('promptLens', scope);
+  const set: Record<string, unknown> = {};
+  for (const key of ['profile', 'ttftMs', 'tpotMs', 'concurrency', 'outputTokens']) {
+    const inspected = config.inspect<unknown>(`slo.${key}`);
+    const value = inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
+    if (value !== undefined) set[key] = value;
+  }
+  const fromSettings = parseSloSettings(set);
   const problems = fromSettings.problems.map((p) => `promptLens.slo.${p}`);
   const fromFile = documentText === undefined ? { problems: [] } : promptSloSettings(documentText);
   problems.push(...fromFile.problems.map((p) => `front matter: ${p}`));

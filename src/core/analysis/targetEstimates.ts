@@ -65,8 +65,9 @@ export function estimateTarget({ target, count, cacheableTokens, slo, calibratio
 /** "decode-bound (TPOT × 256 tokens)" / "prefill-bound, compute" … */
 function phaseOf(e: Estimate): string {
   const decodeMs = e.tpotMs.p50 * e.outputTokens;
-  const prefill = e.bound ? `prefill ${e.bound}-bound` : 'prefill';
-  return decodeMs > e.ttftMs.p50 ? `decode dominates (${e.outputTokens} output tokens); ${prefill}` : `${prefill} dominates`;
+  const bound = e.bound ? `prefill ${e.bound}-bound` : undefined;
+  if (decodeMs > e.ttftMs.p50) return `decode dominates (${e.outputTokens} output tokens)${bound ? `; ${bound}` : ''}`;
+  return `prefill dominates${e.bound ? ` (${e.bound}-bound)` : ''}`;
 }
 
 function advice(cold: Estimate, warm: Estimate | undefined, slo: Slo): { advice?: string } {

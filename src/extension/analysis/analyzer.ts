@@ -265,7 +265,9 @@ export class PromptAnalyzer implements vscode.Disposable {
     }
     if (targets.length === 0) targets.push(resolveTarget(parseTargetId('openai/gpt-4o'), loaded.tables));
     const raw = vscode.workspace.getConfiguration('promptLens');
-    const findings = parseFindingSettings({ disabled: raw.get('findings.disabled'), rag: raw.get('rag'), cache: raw.get('cache') });
+    // VS Code hands settings objects out as proxies; the schema wants plain JSON data.
+    const plain = (key: string): unknown => JSON.parse(JSON.stringify(raw.get(key) ?? null)) ?? undefined;
+    const findings = parseFindingSettings({ disabled: plain('findings.disabled'), rag: plain('rag'), cache: plain('cache') });
     problems.push(...findings.problems.map((p) => `promptLens.${p}`));
     return { tables: loaded.tables, targets, findings: findings.settings, variablePatterns: settings.variablePatterns, maxFileBytes: settings.maxFileBytes, problems };
   }

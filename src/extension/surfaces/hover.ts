@@ -49,12 +49,17 @@ export function renderHover(a: DocumentAnalysis, offset: number, selectionText: 
   }
   const conc = a.profile.concurrency;
   lines.push('');
-  lines.push(`_${a.profile.name} profile: concurrency ${conc}, ${a.profile.outputTokens} output tokens${a.cacheable ? `; warm = ${fmtTokens(a.cacheable.tokens)}-token ${a.cacheable.source} prefix cached` : ''}._`);
+  const warm = a.cacheable && a.targets.some((t) => t.warm) ? `; warm = the ${fmtTokens(a.cacheable.tokens)}-token ${a.cacheable.source} prefix served from the cache` : '';
+  lines.push(`_${a.profile.name} profile: concurrency ${conc}, ${a.profile.outputTokens} output tokens${warm}._`);
   const advice = primary?.errors[0] ?? primary?.advice;
   if (advice) lines.push('', `$(warning) ${advice}`);
   if (a.count.variables.length > 0) lines.push('', `Unfilled variables counted as their literal text: ${a.count.variables.map((v) => `\`${v}\``).join(', ')}`);
   if (cheapest) lines.push('', cheapest);
-  if (a.problems.length > 0) lines.push('', ...a.problems.slice(0, 3).map((p) => `$(warning) ${p}`));
+  if (a.problems.length > 0) {
+    // Settings first (they change what is estimated), then table rows; the rest are in notifications.
+    const ordered = [...a.problems].sort((x, y) => Number(!x.startsWith('promptLens.')) - Number(!y.startsWith('promptLens.')));
+    lines.push('', ...ordered.slice(0, 5).map((p) => `$(warning) ${p}`), ...(ordered.length > 5 ? [`… and ${ordered.length - 5} more`] : []));
+  }
   return lines.join('\n');
 }
 

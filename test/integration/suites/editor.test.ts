@@ -130,10 +130,11 @@ describe('editor surfaces', () => {
     await config.update('targets', ['llama-3.1-70b@4xh100-sxn', 'openai/gpt-4o'], vscode.ConfigurationTarget.Workspace);
     await config.update('hardware', [{ id: 'bad-gpu', flops: { bf16: -5 } }], vscode.ConfigurationTarget.Workspace);
     const editor = await openPrompt('support.prompt');
+    let last = '';
     const hover = await waitFor('hover naming the problems', async () => {
-      const h = await promptLensHover(editor.document.uri, new vscode.Position(1, 3));
-      return h.includes('promptLens.targets') ? h : undefined;
-    });
+      last = await promptLensHover(editor.document.uri, new vscode.Position(1, 3));
+      return last.includes('promptLens.targets') ? last : undefined;
+    }).catch(() => assert.fail(`hover without the problems:\n${last}`));
     assert.match(hover, /promptLens\.targets: unknown hardware 'h100-sxn'; did you mean h100-sxm/);
     assert.match(hover, /settings: hardware\[0\]/);
     assert.ok(hover.includes('primary target `openai/gpt-4o`'), 'the valid target still works');
