@@ -25,8 +25,8 @@ describe('benchmark this prompt', () => {
   const config = () => vscode.workspace.getConfiguration('promptLens');
 
   before(async () => {
-    // Known delays: 30 ms prefill base, 5 ms per output token.
-    sim = await startSimulator({ port: 0, host: '127.0.0.1', latency: linearLatencyModel({ prefillBaseMs: 30, prefillTokensPerSecond: 50_000, tpotBaseMs: 5, tpotMsPer1kContext: 0, tpotMsPerExtraSequence: 0 }), defaultMaxTokens: 12 });
+    // Known delays: 30 ms prefill base + 20,000 prompt tokens/s, 5 ms per output token.
+    sim = await startSimulator({ port: 0, host: '127.0.0.1', latency: linearLatencyModel({ prefillBaseMs: 30, prefillTokensPerSecond: 20_000, tpotBaseMs: 5, tpotMsPer1kContext: 0, tpotMsPerExtraSequence: 0 }), defaultMaxTokens: 12 });
     await config().update('endpoints', [{ name: 'sim', baseUrl: sim.url, model: sim.model, target: 'llama-3.1-8b@1xh100-sxm' }], vscode.ConfigurationTarget.Workspace);
     await config().update('benchmark.requests', 6, vscode.ConfigurationTarget.Workspace);
     await config().update('benchmark.concurrency', [1, 2], vscode.ConfigurationTarget.Workspace);
@@ -35,6 +35,7 @@ describe('benchmark this prompt', () => {
 
   after(async () => {
     await sim?.close();
+    for (const key of ['endpoints', 'targets', 'benchmark.requests', 'benchmark.concurrency', 'benchmark.maxTokens', 'benchmark.cache']) await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
   });
 
   it('runs against the local simulator, shows the results view and saves the run', async () => {
@@ -123,8 +124,8 @@ describe('benchmark this prompt', () => {
     const calibration = await vscode.commands.executeCommand<{ profile: { msPerInputToken: number; date: string }; r2: number }>('promptLens.calibrateEndpoint', editor.document.uri, 'sim');
     assert.ok(calibration, 'calibration saved');
     assert.ok(calibration.r2 >= 0.8, `R² ${calibration.r2}`);
-    // The simulator prefills 50,000 tokens/s: 0.02 ms per token.
-    assert.ok(Math.abs(calibration.profile.msPerInputToken - 0.02) < 0.01, `slope ${calibration.profile.msPerInputToken}`);
+    // The simulator prefills 20,000 tokens/s: 0.05 ms per token.
+    assert.ok(Math.abs(calibration.profile.msPerInputToken - 0.05) < 0.02, `slope ${calibration.profile.msPerInputToken}`);
     const after = await waitFor('hover with the calibrated profile', async () => {
       const h = await hoverFor(editor.document.uri);
       return h.includes(`calibrated (${calibration.profile.date})`) ? h : undefined;
