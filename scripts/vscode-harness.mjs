@@ -5,7 +5,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildTestRunner } from './build-test-runner.mjs';
-import { HarnessError, ROOT, HOST_DIR, codeServerVersion, ensureCodeServer, freePort, installExtensions, launchChromium, packageExtension, startCodeServer, workbenchUrl } from './vscode-host.mjs';
+import { CODE_SERVER_VERSION, HarnessError, ROOT, HOST_DIR, codeServerVersion, ensureCodeServer, freePort, installExtensions, launchChromium, packageExtension, startCodeServer, workbenchUrl } from './vscode-host.mjs';
 
 const TIMEOUT_MS = Number(process.env.PROMPT_LENS_TEST_TIMEOUT_MS ?? 300_000);
 const OUTPUT = join(ROOT, '.test-output');
@@ -144,11 +144,14 @@ async function main() {
   EXTENSION_VSIX = packageExtension();
   RUNNER_VSIX = await buildTestRunner();
   rmSync(SCREENSHOTS, { recursive: true, force: true });
+  rmSync(join(OUTPUT, 'editor-bench.json'), { force: true });
   mkdirSync(SCREENSHOTS, { recursive: true });
 
-  // PROMPT_LENS_TEST_SUITES narrows the run to named suites (e.g. `benchmark,untrusted`).
-  const requested = process.env.PROMPT_LENS_TEST_SUITES?.split(',').filter(Boolean);
-  const trustedSuites = requested ? requested.filter((n) => n !== 'untrusted').join(',') : '!untrusted';
+  // --suites=a,b (or PROMPT_LENS_TEST_SUITES) narrows the run to named suites, e.g. `benchmark,untrusted`;
+  // `perf` (editor responsiveness figures) runs only when named.
+  const fromArgs = process.argv.find((a) => a.startsWith('--suites='))?.slice('--suites='.length);
+  const requested = (fromArgs ?? process.env.PROMPT_LENS_TEST_SUITES)?.split(',').filter(Boolean);
+  const trustedSuites = requested ? requested.filter((n) => n !== 'untrusted').join(',') : '!untrusted,!perf';
   const sessions = [
     { name: 'trusted', workspace: join(ROOT, 'test/fixtures/workspace'), trusted: true, suites: trustedSuites, run: !requested || trustedSuites !== '' },
     { name: 'untrusted', workspace: join(ROOT, 'test/fixtures/untrusted'), trusted: false, suites: 'untrusted', run: !requested || requested.includes('untrusted') },
@@ -165,6 +168,8 @@ async function main() {
     failed += report.failures.length;
   }
   writeFileSync(join(OUTPUT, 'integration-summary.json'), JSON.stringify({ passed, failed }));
+  const bench = join(OUTPUT, 'editor-bench.json');
+  if (requested?.includes('perf') && existsSync(bench)) console.log(`\nEditor responsiveness (real VS Code ${CODE_SERVER_VERSION} host, this machine):\n${readFileSync(bench, 'utf8')}`);
   console.log(`\nintegration: ${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
 }

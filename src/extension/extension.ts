@@ -17,6 +17,7 @@ import { EditorSurfaces } from './surfaces/editorSurfaces';
 import { PromptHoverProvider } from './surfaces/hover';
 import { PromptStatusBar } from './surfaces/statusBar';
 import { ExtensionTables } from './tables';
+import { loadedTokenizers } from '../core/tokenize/registry';
 
 /** What activate() returns: a small API the integration tests read. */
 export interface PromptLensApi {
@@ -27,6 +28,8 @@ export interface PromptLensApi {
   compareState(): CompareViewState | undefined;
   /** Where benchmark history and other per-workspace data are kept. */
   historyRoot(): string;
+  /** How long activate() took and which vocabularies were loaded when it returned (none, by design). */
+  activation: { ms: number; vocabularies: string[] };
 }
 
 /**
@@ -34,6 +37,7 @@ export interface PromptLensApi {
  * counted (tokenizers load on first use).
  */
 export function activate(context: vscode.ExtensionContext): PromptLensApi {
+  const started = performance.now();
   const tables = new ExtensionTables();
   const calibrations = new Calibrations(context.globalState);
   const analyzer = new PromptAnalyzer(tables, calibrations);
@@ -65,7 +69,9 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
       if (e.affectsConfiguration('promptLens.targets')) compare.refreshPrimary();
     }),
   );
+  const activation = { ms: performance.now() - started, vocabularies: loadedTokenizers() };
   return {
+    activation,
     statusBarText: () => statusBar.text,
     targetText: () => statusBar.targetText,
     analysis: (document) => analyzer.analyze(document),
