@@ -20,6 +20,10 @@ import { readSettings, readWorkloadProfile } from '../config';
 import { findPromptFiles, isPromptDocument } from '../promptDocuments';
 import type { ExtensionTables } from '../tables';
 
+function nextTick(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Everything the editor surfaces show for one document version; computed once, read by all. */
 export interface DocumentAnalysis {
   version: number;
@@ -136,8 +140,14 @@ export class PromptAnalyzer implements vscode.Disposable {
 
     const workspace = this.workspaceAnalyser(config, primary);
     const file = vscode.workspace.asRelativePath(document.uri, false);
+    // Each step below is tens of milliseconds on a megabyte prompt: yield between them so typing
+    // and hovers are served in between, and stop early when a newer version has arrived.
+    await nextTick();
+    if (document.version !== version) return this.results.get(key);
     workspace.analyser.update(file, text, parsed);
+    await nextTick();
     const findings = fileFindings({ file, text, parsed, analyser: workspace.analyser, tokenizer: getTokenizer(workspace.target.tokenizer), costModel: workspace.target.model, settings: config.findings }).findings;
+    await nextTick();
     const cacheable = this.cacheablePrefix(workspace.analyser, file, parsed, count);
 
     const result: DocumentAnalysis = {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { extensionApi, hoverTexts, openPrompt, sleep, waitFor, workspaceFile } from '../helpers';
 
@@ -64,6 +64,9 @@ describe('perf: editor responsiveness', function () {
     figures.hoverP99Ms = Number(percentile(hovers, 99).toFixed(1));
 
     lag.reset();
+    const gcPauses: number[] = [];
+    const gc = new PerformanceObserver((list) => gcPauses.push(...list.getEntries().map((e) => e.duration)));
+    gc.observe({ entryTypes: ['gc'] });
     const keystrokes: number[] = [];
     for (let i = 0; i < 15; i++) {
       const before = api.statusBarText();
@@ -76,6 +79,9 @@ describe('perf: editor responsiveness', function () {
     figures.keystrokeToStatusBarAfterDebounceMedianMs = Number(percentile(keystrokes, 50).toFixed(1));
     figures.keystrokeToStatusBarAfterDebounceP99Ms = Number(percentile(keystrokes, 99).toFixed(1));
     figures.longestBlockWhileEditingMs = Math.round(lag.max / 1e6);
+    gc.disconnect();
+    figures.longestGcPauseWhileEditingMs = Math.round(Math.max(0, ...gcPauses));
+    figures.heapUsedMb = Math.round(process.memoryUsage().heapUsed / 1e6);
     lag.disable();
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
