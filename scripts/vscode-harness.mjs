@@ -41,7 +41,7 @@ async function runSession({ name, workspace, trusted, suites }) {
   let browser;
   try {
     browser = await launchChromium();
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     await page.goto(workbenchUrl(server.url, folder));
     const deadline = Date.now() + TIMEOUT_MS;
     while (!existsSync(reportPath)) {

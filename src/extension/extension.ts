@@ -63,7 +63,7 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
     vscode.languages.registerHoverProvider(selector, new PromptHoverProvider(analyzer, cheapest)),
     vscode.languages.registerCodeLensProvider(selector, codeLens),
     vscode.languages.registerCodeActionsProvider(selector, new PromptCodeActions(diagnostics), { providedCodeActionKinds: PromptCodeActions.kinds }),
-    vscode.commands.registerCommand('promptLens.showWorkspaceReport', () => showWorkspaceReport(analyzer)),
+    vscode.commands.registerCommand('promptLens.showWorkspaceReport', () => showWorkspaceReport(analyzer, context.storageUri ?? context.globalStorageUri)),
     vscode.commands.registerCommand('promptLens.compareTargets', (uri?: unknown) => compare.show(uri instanceof vscode.Uri ? uri : undefined)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('promptLens.targets')) compare.refreshPrimary();

@@ -90,3 +90,11 @@ export async function clickWebview(name: string, selector: string): Promise<bool
 export async function clickWorkbenchButton(name: string, label: string): Promise<boolean> {
   return (await askHarness<{ clicked: boolean }>(name, 'button', label)).clicked;
 }
+
+/** A tidy workbench for a screenshot: no editors, panels or notifications left by earlier tests. */
+export async function cleanWorkbench(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await vscode.commands.executeCommand('workbench.action.closePanel');
+  await vscode.commands.executeCommand('notifications.clearAll');
+  await sleep(300);
+}

@@ -1,16 +1,19 @@
+import { mkdir } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { buildReport } from '../../core/findings/report';
 import { reportMarkdown } from '../../core/findings/reportMarkdown';
 import { getTokenizer } from '../../core/tokenize/registry';
 import type { PromptAnalyzer } from '../analysis/analyzer';
+import { writeAtomically } from '../bench/history';
 import { readSettings } from '../config';
 import { findPromptFiles } from '../promptDocuments';
 
 /**
  * "Show Workspace Report": every prompt file (open ones with their unsaved text) on the primary
- * target, as a Markdown preview whose links open each file at each finding. Returns the Markdown.
+ * target, written to the extension's storage and shown as a Markdown preview whose links open each
+ * file at each finding. Returns the Markdown.
  */
-export async function showWorkspaceReport(analyzer: PromptAnalyzer): Promise<string | undefined> {
+export async function showWorkspaceReport(analyzer: PromptAnalyzer, storage: vscode.Uri): Promise<string | undefined> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) {
     void vscode.window.showWarningMessage('Prompt Latency Lens: open a folder to report on its prompts.');
@@ -28,7 +31,10 @@ export async function showWorkspaceReport(analyzer: PromptAnalyzer): Promise<str
   }
   const report = buildReport(inputs, { tokenizer: getTokenizer(target.tokenizer), costModel: target.model, settings: findingSettings });
   const markdown = reportMarkdown(report, (file, line) => `${vscode.Uri.joinPath(folder.uri, file).toString()}#L${line}`);
-  const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
-  await vscode.commands.executeCommand('markdown.showPreview', document.uri);
+  // A file, not an untitled document: closing the preview never asks to save anything.
+  const file = vscode.Uri.joinPath(storage, 'workspace-report.md');
+  await mkdir(storage.fsPath, { recursive: true });
+  await writeAtomically(file.fsPath, markdown);
+  await vscode.commands.executeCommand('markdown.showPreview', file);
   return markdown;
 }

@@ -22,7 +22,7 @@ export class PromptCodeActions implements vscode.CodeActionProvider {
     const actions: vscode.CodeAction[] = [];
     for (const diagnostic of context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE)) {
       const code = String(diagnostic.code) as FindingCode;
-      const finding = this.diagnostics.findingOf(diagnostic);
+      const finding = this.diagnostics.findingOf(document, diagnostic);
       if (code === 'prefix-cache' && finding?.relatedFiles?.length) {
         actions.push(command(`Show the ${finding.relatedFiles.length + 1} prompts sharing this prefix`, 'promptLens.showRelatedFiles', [finding.relatedFiles], diagnostic));
       }

@@ -13,15 +13,23 @@ const SEVERITY: Record<Finding['severity'], vscode.DiagnosticSeverity> = {
 /** Findings and parse errors as diagnostics; `data` rides along for the quick fixes. */
 export class PromptDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('promptLens');
-  /** The finding behind each diagnostic, for the code-action provider. */
-  private readonly findings = new WeakMap<vscode.Diagnostic, Finding>();
+  /** The findings behind each document's diagnostics, for the code-action provider. */
+  private readonly findings = new Map<string, Finding[]>();
 
-  findingOf(diagnostic: vscode.Diagnostic): Finding | undefined {
-    return this.findings.get(diagnostic);
+  /**
+   * The finding a diagnostic shows, matched by code and position: code-action contexts carry copies
+   * of our diagnostics, not the objects we set.
+   */
+  findingOf(document: vscode.TextDocument, diagnostic: vscode.Diagnostic): Finding | undefined {
+    return this.findings.get(document.uri.toString())?.find((f) => f.code === diagnostic.code && diagnostic.range.contains(document.positionAt(f.range.start)));
   }
 
   async update(document: vscode.TextDocument, analysis: DocumentAnalysis): Promise<void> {
-    const range = (start: number, end: number) => new vscode.Range(document.positionAt(start), document.positionAt(end));
+    const range = (start: number, end: number) => {
+      const from = document.positionAt(start);
+      // A point (where a shared prefix ends) becomes its line, so it can be seen, hovered and fixed.
+      return start < end ? new vscode.Range(from, document.positionAt(end)) : document.lineAt(from.line).range;
+    };
     const diagnostics: vscode.Diagnostic[] = [];
     for (const error of analysis.parsed.errors) {
       const d = new vscode.Diagnostic(range(error.range.start, error.range.end), error.message, error.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error);
@@ -40,14 +48,15 @@ export class PromptDiagnostics implements vscode.Disposable {
       d.source = DIAGNOSTIC_SOURCE;
       d.code = finding.code;
       if (finding.relatedFiles?.length) d.relatedInformation = await Promise.all(finding.relatedFiles.map(async (r) => new vscode.DiagnosticRelatedInformation(await locate(r.file, r.range.start), r.message)));
-      this.findings.set(d, finding);
       diagnostics.push(d);
     }
     if (document.isClosed) return;
+    this.findings.set(document.uri.toString(), analysis.findings);
     this.collection.set(document.uri, diagnostics);
   }
 
   clear(uri: vscode.Uri): void {
+    this.findings.delete(uri.toString());
     this.collection.delete(uri);
   }
 

@@ -38,15 +38,14 @@ export function renderHover(a: DocumentAnalysis, offset: number, selectionText: 
   if (selectionText !== undefined) parts.push(`selection **${fmtTokens(selectionTokens(a, selectionText), exact)}**`);
   lines.push(`Tokens: ${parts.join(' · ')}`);
   lines.push('');
-  lines.push(`| target | TTFT cold | TTFT warm | TPOT | E2E (${primary?.cold.outputTokens ?? 0} out) | $/call | $/1k calls | bound |`);
-  lines.push('|---|---|---|---|---|---|---|---|');
+  lines.push(`| target | TTFT cold / warm | TPOT | E2E (${primary?.cold.outputTokens ?? 0} out) | $/call · per 1k |`);
+  lines.push('|---|---|---|---|---|');
   for (const t of a.targets) {
-    const cost = t.warm?.costUsd ?? t.cold.costUsd;
-    const cost1k = t.warm?.costPer1kCallsUsd ?? t.cold.costPer1kCallsUsd;
-    const warm = t.warm ? `${fmtMs(t.warm.ttftMs.p50)} (${fmtTokens(t.cachedTokens)} cached)` : '–';
+    const warm = t.warm ? ` / ${fmtMs(t.warm.ttftMs.p50)}` : '';
     const calibrated = t.calibratedOn ? ` · calibrated (${t.calibratedOn})` : '';
-    lines.push(`| ${t.label}${calibrated} | ${fmtRange(t.cold.ttftMs)} | ${warm} | ${fmtMs(t.cold.tpotMs.p50)} | ${fmtMs((t.warm ?? t.cold).e2eMs.p50)} | ${fmtUsd(cost)} | ${fmtUsd(cost1k)} | ${t.phase} |`);
+    lines.push(`| ${t.label}${calibrated} | ${fmtRange(t.cold.ttftMs)}${warm} | ${fmtMs(t.cold.tpotMs.p50)} | ${fmtMs((t.warm ?? t.cold).e2eMs.p50)} | ${fmtUsd(t.warm?.costUsd ?? t.cold.costUsd)} · ${fmtUsd(t.warm?.costPer1kCallsUsd ?? t.cold.costPer1kCallsUsd)} |`);
   }
+  lines.push('', `Bound: ${a.targets.map((t) => `${t.label} — ${t.phase}`).join('; ')}.`);
   const conc = a.profile.concurrency;
   lines.push('');
   const warm = a.cacheable && a.targets.some((t) => t.warm) ? `; warm = the ${fmtTokens(a.cacheable.tokens)}-token ${a.cacheable.source} prefix served from the cache` : '';

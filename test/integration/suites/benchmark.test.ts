@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { BenchResult } from '../../../src/core/bench/result';
 import { linearLatencyModel } from '../../../src/core/sim/latencyModel';
 import { startSimulator } from '../../../src/core/sim/server';
-import { extensionApi, hoverTexts, openPrompt, queryWebviews, screenshot, sleep, waitFor, workspaceFile } from '../helpers';
+import { cleanWorkbench, extensionApi, hoverTexts, openPrompt, queryWebviews, screenshot, sleep, waitFor, workspaceFile } from '../helpers';
 
 async function hoverFor(uri: vscode.Uri): Promise<string> {
   const texts = await hoverTexts(uri, new vscode.Position(1, 1));
@@ -39,6 +39,7 @@ describe('benchmark this prompt', () => {
   });
 
   it('runs against the local simulator, shows the results view and saves the run', async () => {
+    await cleanWorkbench();
     const editor = await openPrompt('support.prompt');
     const result = await vscode.commands.executeCommand<BenchResult>('promptLens.benchmarkPrompt', editor.document.uri, 'sim');
     assert.ok(result, 'no result');

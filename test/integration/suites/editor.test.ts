@@ -5,7 +5,7 @@ import { countPrompt } from '../../../src/core/count';
 import { estimate, loadTables, parseTargetId, resolveTarget } from '../../../src/core/estimate';
 import { parsePrompt } from '../../../src/core/prompt/parse';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
-import { clickWebview, extensionApi, hoverTexts, openPrompt, queryWebviews, screenshot, waitFor, workspaceFile } from '../helpers';
+import { cleanWorkbench, clickWebview, extensionApi, hoverTexts, openPrompt, queryWebviews, screenshot, waitFor, workspaceFile } from '../helpers';
 
 async function promptLensHover(uri: vscode.Uri, position: vscode.Position): Promise<string> {
   const texts = await hoverTexts(uri, position);
@@ -61,6 +61,8 @@ describe('editor surfaces', () => {
   });
 
   it('diagnostics: a cache breaker, and quick fixes that suppress it or show where it could go', async () => {
+    await cleanWorkbench();
+    await openPrompt('findings/rag-oversized.prompt');
     const editor = await openPrompt('findings/support-personalised-breaker.prompt');
     const [breaker] = await diagnosticsWith(editor.document.uri, 'cache-breaker');
     assert.equal(breaker!.severity, vscode.DiagnosticSeverity.Warning);
@@ -106,6 +108,7 @@ describe('editor surfaces', () => {
   });
 
   it('Compare Targets opens a table of targets; "Use" on a row makes it the primary target', async () => {
+    await cleanWorkbench();
     const editor = await openPrompt('support.prompt');
     const state = await vscode.commands.executeCommand<{ rows: { target: string }[] }>('promptLens.compareTargets', editor.document.uri);
     assert.ok(state && state.rows.length > 10, 'rows for providers and self-hosted deployments');
@@ -143,6 +146,7 @@ describe('editor surfaces', () => {
   });
 
   it('Show Workspace Report: a Markdown table linking every file and finding', async () => {
+    await cleanWorkbench();
     const markdown = await vscode.commands.executeCommand<string>('promptLens.showWorkspaceReport');
     assert.match(markdown, /^# Prompt Latency Lens — workspace report/);
     assert.match(markdown, /\| warning \| \[findings\/rag-oversized\.prompt:\d+:\d+\]\(file:\/\/.*rag-oversized\.prompt#L\d+\) \| `rag-budget` \|/);

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { countPrompt } from '../../../src/core/count';
 import { parsePrompt } from '../../../src/core/prompt/parse';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
-import { EXTENSION_ID, extensionApi, hoverTexts, openPrompt, screenshot, waitFor } from '../helpers';
+import { cleanWorkbench, EXTENSION_ID, extensionApi, hoverTexts, openPrompt, screenshot, waitFor } from '../helpers';
 
 /** The default primary target is llama-3.1-70b, counted with the Llama 3 tokenizer. */
 function expectedTokens(document: vscode.TextDocument): number {
@@ -50,6 +50,7 @@ describe('foundation', () => {
   });
 
   it('screenshot: the workbench with the hover open', async () => {
+    await cleanWorkbench();
     const editor = await openPrompt('support.prompt');
     await (await extensionApi()).analysis(editor.document);
     const position = new vscode.Position(2, 10);
