@@ -76,65 +76,56 @@ async function serveRequests(page) {
       rmSync(join(SCREENSHOTS, file));
       await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
       console.log(`screenshot: .test-output/screenshots/${name}.png`);
-    } else if (file.endsWith('.button.json')) {
-      const name = file.slice(0, -'.button.json'.length);
-      let selector;
-      try {
-        ({ selector } = JSON.parse(readFileSync(join(SCREENSHOTS, file), 'utf8')));
-      } catch {
-        continue;
-      }
-      rmSync(join(SCREENSHOTS, file));
-      const button = page.getByRole('button', { name: selector, exact: true });
-      const clicked = await button.first().click({ timeout: 5000 }).then(() => true, () => false);
-      writeFileSync(join(SCREENSHOTS, `${name}.result.json.tmp`), JSON.stringify({ clicked }));
-      renameSync(join(SCREENSHOTS, `${name}.result.json.tmp`), join(SCREENSHOTS, `${name}.result.json`));
-    } else if (file.endsWith('.click.json')) {
-      const name = file.slice(0, -'.click.json'.length);
-      let selector;
-      try {
-        ({ selector } = JSON.parse(readFileSync(join(SCREENSHOTS, file), 'utf8')));
-      } catch {
-        continue;
-      }
-      rmSync(join(SCREENSHOTS, file));
-      let clicked = false;
-      for (const frame of page.frames()) {
-        if (clicked || !/vscode-webview|\/webview\/browser\/pre\//.test(frame.url())) continue;
-        const handle = await frame.$(selector).catch(() => null);
-        if (handle) {
-          await handle.click();
-          clicked = true;
-        }
-      }
-      writeFileSync(join(SCREENSHOTS, `${name}.result.json.tmp`), JSON.stringify({ clicked }));
-      renameSync(join(SCREENSHOTS, `${name}.result.json.tmp`), join(SCREENSHOTS, `${name}.result.json`));
-    } else if (file.endsWith('.query.json')) {
-      const name = file.slice(0, -'.query.json'.length);
-      let selector;
-      try {
-        ({ selector } = JSON.parse(readFileSync(join(SCREENSHOTS, file), 'utf8')));
-      } catch {
-        continue; // still being written: next poll
-      }
-      rmSync(join(SCREENSHOTS, file));
-      const result = { frames: 0, texts: [], scripted: false };
-      for (const frame of page.frames()) {
-        if (!/vscode-webview|\/webview\/browser\/pre\//.test(frame.url())) continue; // desktop and web hosts
-        try {
-          const found = await frame.evaluate((sel) => ({ texts: [...document.querySelectorAll(sel)].map((e) => e.textContent ?? ''), xss: Boolean(window.__promptLensXss) }), selector);
-          if (found.texts.length > 0) result.frames++;
-          result.texts.push(...found.texts);
-          result.scripted ||= found.xss;
-        } catch {
-          /* a frame navigating away */
-        }
-      }
-      writeFileSync(join(SCREENSHOTS, `${name}.result.json.tmp`), JSON.stringify(result));
-      renameSync(join(SCREENSHOTS, `${name}.result.json.tmp`), join(SCREENSHOTS, `${name}.result.json`));
+      continue;
     }
+    const kind = Object.keys(HANDLERS).find((k) => file.endsWith(`.${k}.json`));
+    if (!kind) continue;
+    let selector;
+    try {
+      ({ selector } = JSON.parse(readFileSync(join(SCREENSHOTS, file), 'utf8')));
+    } catch {
+      continue; // still being written: next poll
+    }
+    rmSync(join(SCREENSHOTS, file));
+    const name = file.slice(0, -`.${kind}.json`.length);
+    const result = await HANDLERS[kind](page, selector);
+    writeFileSync(join(SCREENSHOTS, `${name}.result.json.tmp`), JSON.stringify(result));
+    renameSync(join(SCREENSHOTS, `${name}.result.json.tmp`), join(SCREENSHOTS, `${name}.result.json`));
   }
 }
+
+const isWebviewFrame = (frame) => /vscode-webview|\/webview\/browser\/pre\//.test(frame.url()); // desktop and web hosts
+
+const HANDLERS = {
+  async query(page, selector) {
+    const result = { frames: 0, texts: [], scripted: false };
+    for (const frame of page.frames().filter(isWebviewFrame)) {
+      try {
+        const found = await frame.evaluate((sel) => ({ texts: [...document.querySelectorAll(sel)].map((e) => e.textContent ?? ''), xss: Boolean(window.__promptLensXss) }), selector);
+        if (found.texts.length > 0) result.frames++;
+        result.texts.push(...found.texts);
+        result.scripted ||= found.xss;
+      } catch {
+        /* a frame navigating away */
+      }
+    }
+    return result;
+  },
+  async click(page, selector) {
+    for (const frame of page.frames().filter(isWebviewFrame)) {
+      const handle = await frame.$(selector).catch(() => null);
+      if (handle) {
+        await handle.click();
+        return { clicked: true };
+      }
+    }
+    return { clicked: false };
+  },
+  async button(page, label) {
+    const clicked = await page.getByRole('button', { name: label, exact: true }).first().click({ timeout: 5000 }).then(() => true, () => false);
+    return { clicked };
+  },
+};
 
 let EXTENSION_VSIX;
 let RUNNER_VSIX;
