@@ -7,6 +7,8 @@ import {
   DEFAULT_SLO_MIN_SHARE,
   ENDPOINT_KINDS,
   loadEndpointsFile,
+  messageTokenCounter,
+  predictEndpoint,
   parseEndpoint,
   runBenchmark,
   sloVerdict,
@@ -17,12 +19,13 @@ import {
 import { parsePrompt } from '../../core/prompt/parse';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
 import { EXIT, UsageError, type CliIo } from '../io';
+import { loadCliTables } from '../tables';
 import { formatBenchReport } from './benchReport';
 import { flag, intFlag, numberFlag } from './flags';
 
 export const BENCH_USAGE =
   'prompt-lens bench FILE (--endpoint NAME --endpoints FILE | --base-url URL --model M [--kind K]) [--concurrency 1,4,16 | --rate R] ' +
-  '[--requests N] [--warmup N] [--cache cold|warm|both] [--max-tokens M] [--timeout-ms T] [--time-limit-s S] [--slo ttft=500,tpot=30[,min=90]] [--api-key-env NAME] [--json]';
+  '[--requests N] [--warmup N] [--cache cold|warm|both] [--max-tokens M] [--timeout-ms T] [--time-limit-s S] [--slo ttft=500,tpot=30[,min=90]] [--target ID [--table FILE]] [--api-key-env NAME] [--json]';
 
 export const DEFAULT_KEY_ENV = 'PROMPT_LENS_API_KEY';
 
@@ -43,6 +46,8 @@ const OPTIONS = {
   slo: { type: 'string' },
   'api-key-env': { type: 'string' },
   json: { type: 'boolean', default: false },
+  target: { type: 'string' },
+  table: { type: 'string', multiple: true },
 } as const;
 
 const concurrencyList = z
@@ -88,7 +93,8 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
   const rate = values.rate === undefined ? undefined : flag('rate', values.rate, numberFlag(0, 10_000));
   const slo = values.slo === undefined ? undefined : flag('slo', values.slo, sloSpec);
 
-  const endpoint = await resolveEndpoint(values, io);
+  const resolved = await resolveEndpoint(values, io);
+  const endpoint = values.target ? { ...resolved, target: values.target } : resolved;
   const apiKey = resolveApiKey(values['api-key-env'], io.env);
 
   const prompt = benchMessages(parsePrompt(file, await readInput(io, file)));
@@ -98,6 +104,12 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
   const stop = new AbortController();
   const onInterrupt = () => stop.abort();
   process.once('SIGINT', onInterrupt);
+  let predicted: { ttftMs: number; tpotMs: number } | undefined;
+  if (endpoint.target) {
+    const p = predictEndpoint(await loadCliTables(values.table ?? [], io), endpoint.target, messageTokenCounter(prompt.messages), maxTokens);
+    if (p.ok) predicted = { ttftMs: p.ttftMs, tpotMs: p.tpotMs };
+    else io.err(`prompt-lens bench: endpoint ${endpoint.name}'s target: ${p.error}; no prediction shown\n`);
+  }
   let result: BenchResult;
   try {
     result = await runBenchmark({
@@ -115,6 +127,7 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
       signal: stop.signal,
       onProgress: progressPrinter(io),
       countTokens: (t) => tokenizer.count(t),
+      ...(predicted ? { predicted } : {}),
     });
   } finally {
     process.removeListener('SIGINT', onInterrupt);

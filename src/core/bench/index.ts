@@ -3,7 +3,7 @@ export { benchMessages, type BenchMessages } from './benchPrompt';
 export { measureRequest, type MeasureOptions, type StreamRequest } from './client';
 export { ENDPOINT_KINDS, endpointConfigSchema, loadEndpointsFile, parseEndpoint, type EndpointConfig, type EndpointKind } from './endpoints';
 export { benchResultCsv } from './export';
-export { predictEndpoint, type Prediction } from './prediction';
+export { messageTokenCounter, predictEndpoint, type Prediction } from './prediction';
 export { redact } from './errors';
 export type * from './result';
 export { buildStreamRequest, DEFAULT_CONCURRENCY, runBenchmark, type BenchOptions, type BenchProgress } from './runner';

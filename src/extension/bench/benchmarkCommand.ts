@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { benchMessages } from '../../core/bench/benchPrompt';
 import type { EndpointConfig } from '../../core/bench/endpoints';
 import type { ChatMessage } from '../../core/prompt/types';
-import { predictEndpoint } from '../../core/bench/prediction';
+import { messageTokenCounter, predictEndpoint } from '../../core/bench/prediction';
 import type { BenchResult } from '../../core/bench/result';
 import { runBenchmark, type BenchProgress } from '../../core/bench/runner';
 import { parsePrompt } from '../../core/prompt/parse';
@@ -106,11 +106,10 @@ export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpoin
   const { profile } = readWorkloadProfile(document.getText(), document.uri);
   const slo = { ttftMs: profile.ttftMs ?? DEFAULT_SLO.ttftMs, tpotMs: profile.tpotMs ?? DEFAULT_SLO.tpotMs };
   const tokenizer = getTokenizer(DEFAULT_TOKENIZER);
-  const inputTokens = messages.reduce((n, m) => n + tokenizer.count(m.content), 0);
   let predicted: { ttftMs: number; tpotMs: number } | undefined;
   if (endpoint.target) {
     const { tables } = await deps.tables.get();
-    const p = predictEndpoint(tables, endpoint.target, inputTokens, benchmark.maxTokens, (id) => deps.calibrations.profile(id));
+    const p = predictEndpoint(tables, endpoint.target, messageTokenCounter(messages), benchmark.maxTokens, (id) => deps.calibrations.profile(id));
     if (p.ok) predicted = { ttftMs: p.ttftMs, tpotMs: p.tpotMs };
     else void vscode.window.showWarningMessage(`Prompt Latency Lens: endpoint ${endpoint.name}'s target: ${p.error}`);
   }

@@ -27,6 +27,19 @@ describe('prompt-lens bench', () => {
     assert.match(out.stderr, /bench cold c=2: 3\/3 done, 0 failed/);
   });
 
+  it('shows the estimation engine\'s prediction beside the measurement when mapped to a target', async () => {
+    const out = io();
+    const code = await runCli(['bench', 'p.prompt', '--base-url', sim.url, '--model', 'm', '--concurrency', '1', '--requests', '2', '--max-tokens', '4', '--target', 'openai/gpt-4o', '--json'], out);
+    assert.equal(code, 0, out.stderr);
+    const result = JSON.parse(out.stdout) as BenchResult;
+    assert.equal(result.endpoint.target, 'openai/gpt-4o');
+    assert.ok(result.prediction?.ttftMs !== undefined && result.prediction.ttftMs > 0);
+    assert.equal(typeof result.modes[0]!.levels[0]!.predictionErrorPct?.ttft, 'number');
+    const bad = io();
+    assert.equal(await runCli(['bench', 'p.prompt', '--base-url', sim.url, '--model', 'm', '--requests', '1', '--concurrency', '1', '--target', 'openai/gpt-4q', '--json'], bad), 0);
+    assert.match(bad.stderr, /target: .*did you mean openai\/gpt-4o/);
+  });
+
   it('prints a readable table, and exits 1 when the --slo verdict fails', async () => {
     const out = io();
     const code = await runCli(['bench', 'p.prompt', '--base-url', sim.url, '--model', 'm', '--concurrency', '1', '--requests', '2', '--max-tokens', '3', '--cache', 'both', '--slo', 'ttft=0.001,tpot=30'], out);
