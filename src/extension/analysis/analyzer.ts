@@ -167,7 +167,7 @@ export class PromptAnalyzer implements vscode.Disposable {
       ...(cacheable ? { cacheable } : {}),
       ...(targets.fromFrontMatter ? { frontMatterTarget: targets.fromFrontMatter } : {}),
       profile,
-      problems: [...config.problems, ...targets.problems, ...profileProblems],
+      problems: [...config.problems, ...targets.problems, ...profileProblems, ...this.calibrations.staleNotes(targets.list.map((t) => t.id))],
     };
     this.results.set(key, result);
     this.emitter.fire(document.uri);

@@ -14,6 +14,9 @@ export type StoredCalibration = z.infer<typeof storedSchema>;
 
 const KEY = 'promptLens.calibrations';
 
+/** A measured profile older than this no longer describes the endpoint (engines, drivers, load change). */
+export const CALIBRATION_MAX_AGE_DAYS = 30;
+
 /**
  * Measured latency profiles per resolved target id (`llama-3.1-8b@h100-sxm:bf16`, as resolveTarget
  * spells it) (from "Calibrate Endpoint…"), in global state. Entries
@@ -37,8 +40,18 @@ export class Calibrations {
     return this.all()[targetId];
   }
 
-  profile(targetId: string): CalibrationProfile | undefined {
-    return this.get(targetId)?.profile;
+  /** The profile estimates should use: absent when there is none or it is stale. */
+  profile(targetId: string, now = Date.now()): CalibrationProfile | undefined {
+    const stored = this.get(targetId);
+    return stored && !isStale(stored, now) ? stored.profile : undefined;
+  }
+
+  /** A message for each stale calibration among these targets, so the user knows why it is not used. */
+  staleNotes(targetIds: readonly string[], now = Date.now()): string[] {
+    return targetIds.flatMap((id) => {
+      const stored = this.get(id);
+      return stored && isStale(stored, now) ? [`the calibration of ${id} (${stored.profile.date}, from ${stored.endpoint}) is older than ${CALIBRATION_MAX_AGE_DAYS} days and is not used: run Calibrate Endpoint… again`] : [];
+    });
   }
 
   async set(targetId: string, calibration: StoredCalibration): Promise<void> {
@@ -49,4 +62,8 @@ export class Calibrations {
     const { [targetId]: _gone, ...rest } = this.all();
     await this.state.update(KEY, rest);
   }
+}
+
+function isStale(stored: StoredCalibration, now: number): boolean {
+  return now - Date.parse(stored.profile.date) > CALIBRATION_MAX_AGE_DAYS * 86_400_000;
 }
