@@ -48,6 +48,7 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
   const cheapest = new CheapestLine(tables, calibrations);
   const compare = new ComparePanel(context.extensionUri, analyzer, tables, calibrations);
   const bench = registerBenchmark(context, tables, calibrations, () => analyzer.invalidate());
+  stopRuns = bench.stopRuns;
   const selector = promptSelector();
   context.subscriptions.push(
     tables,
@@ -81,4 +82,9 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
   };
 }
 
-export function deactivate(): void {}
+let stopRuns: (() => Promise<void>) | undefined;
+
+/** A benchmark still running when VS Code closes is cancelled and saved, marked partial. */
+export function deactivate(): Promise<void> | undefined {
+  return stopRuns?.();
+}

@@ -22,7 +22,7 @@ async function askHost(endpointName: string, host: string): Promise<HostDecision
 }
 
 /** Benchmark, calibration, key and export commands; returns the pieces tests look at. */
-export function registerBenchmark(context: vscode.ExtensionContext, tables: ExtensionTables, calibrations: Calibrations, onCalibrated: () => void): { panel: ResultsPanel; storage: string; disposables: vscode.Disposable[] } {
+export function registerBenchmark(context: vscode.ExtensionContext, tables: ExtensionTables, calibrations: Calibrations, onCalibrated: () => void): { panel: ResultsPanel; storage: string; disposables: vscode.Disposable[]; stopRuns: () => Promise<void> } {
   const panel = new ResultsPanel(context.extensionUri);
   const keys = new ApiKeys(context.secrets);
   const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
@@ -53,5 +53,10 @@ export function registerBenchmark(context: vscode.ExtensionContext, tables: Exte
     }),
     vscode.commands.registerCommand('promptLens.exportBenchmark', (format?: 'json' | 'csv', path?: string) => panel.export(format ?? 'json', path)),
   ];
-  return { panel, storage, disposables };
+  /** Closing VS Code mid-run: abort, and let the run save its partial result (bounded wait). */
+  const stopRuns = async () => {
+    for (const run of deps.inFlight) run.abort();
+    if (running) await Promise.race([running.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 4000))]);
+  };
+  return { panel, storage, disposables, stopRuns };
 }
