@@ -43,6 +43,8 @@ export interface BenchOptions {
   slo?: Slo;
   signal?: AbortSignal;
   onProgress?: (progress: BenchProgress) => void;
+  /** After each level: the result so far, for live views. */
+  onLevel?: (soFar: BenchResult) => void;
   countTokens: (text: string) => number;
   fetch?: FetchLike;
   now?: () => number;
@@ -117,6 +119,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
       for (const level of levels) {
         if (stop.signal.aborted) break;
         mode.levels.push(await runLevel(level, cache));
+        options.onLevel?.(build());
       }
     }
   } finally {
@@ -181,28 +184,32 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     return Object.keys(out).length ? out : undefined;
   }
 
-  const { name, kind, baseUrl, model, target } = options.endpoint;
-  const result: BenchResult = {
-    schemaVersion: 1,
-    startedAt,
-    endpoint: { name, kind, baseUrl, model, ...(target ? { target } : {}) },
-    options: {
-      requests: options.requests,
-      warmup: options.warmup ?? 1,
-      ...(options.ratePerSecond !== undefined ? { ratePerSecond: options.ratePerSecond } : { concurrency: levels.map((l) => ('concurrency' in l ? l.concurrency : 0)) }),
-      cache: options.cache,
-      maxTokens: options.maxTokens,
-      timeoutMs: options.timeoutMs,
-      ...(options.maxDurationMs !== undefined ? { maxDurationMs: options.maxDurationMs } : {}),
-    },
-    slo,
-    partial: partialReason !== undefined,
-    ...(partialReason ? { partialReason } : {}),
-    modes: results,
-  };
-  if (options.cache === 'both') result.cacheSpeedup = cacheSpeedup(results);
-  if (options.predicted) result.prediction = options.predicted;
-  return result;
+  /** The result as measured so far (every level finished up to now). */
+  function build(): BenchResult {
+    const { name, kind, baseUrl, model, target } = options.endpoint;
+    const result: BenchResult = {
+      schemaVersion: 1,
+      startedAt,
+      endpoint: { name, kind, baseUrl, model, ...(target ? { target } : {}) },
+      options: {
+        requests: options.requests,
+        warmup: options.warmup ?? 1,
+        ...(options.ratePerSecond !== undefined ? { ratePerSecond: options.ratePerSecond } : { concurrency: levels.map((l) => ('concurrency' in l ? l.concurrency : 0)) }),
+        cache: options.cache,
+        maxTokens: options.maxTokens,
+        timeoutMs: options.timeoutMs,
+        ...(options.maxDurationMs !== undefined ? { maxDurationMs: options.maxDurationMs } : {}),
+      },
+      slo,
+      partial: partialReason !== undefined,
+      ...(partialReason ? { partialReason } : {}),
+      modes: results.map((m) => ({ ...m, levels: [...m.levels] })),
+    };
+    if (options.cache === 'both') result.cacheSpeedup = cacheSpeedup(results);
+    if (options.predicted) result.prediction = options.predicted;
+    return result;
+  }
+  return build();
 }
 
 function levelShape(level: Level): Pick<LevelResult, 'label' | 'concurrency' | 'ratePerSecond'> {

@@ -129,13 +129,20 @@ export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpoin
       token.onCancellationRequested(() => abort.abort());
       deps.inFlight.add(abort);
       let lastUpdate = 0;
+      let soFar: BenchResult | undefined;
+      const live = (text: string) => deps.panel.update({ ...base, running: true, progress: text, ...(soFar ? { result: soFar } : {}) });
       const onProgress = (p: BenchProgress) => {
         const text = `${p.cache} · ${p.level} · ${p.done}/${p.total}${p.failed ? ` · ${p.failed} failed` : ''}`;
         progress.report({ message: text });
         if (Date.now() - lastUpdate > 250) {
           lastUpdate = Date.now();
-          deps.panel.update({ ...base, running: true, progress: text });
+          live(text);
         }
+      };
+      // Each finished level appears in the view's table and charts while the next one runs.
+      const onLevel = (result: BenchResult) => {
+        soFar = result;
+        live('next level');
       };
       return runBenchmark({
         endpoint,
@@ -151,6 +158,7 @@ export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpoin
         slo,
         signal: abort.signal,
         onProgress,
+        onLevel,
         countTokens: (t) => tokenizer.count(t),
         ...(predicted ? { predicted } : {}),
       }).finally(() => deps.inFlight.delete(abort));

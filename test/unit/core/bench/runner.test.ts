@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { BenchResult } from '../../../../src/core/bench/result';
 import { runBenchmark, type BenchOptions } from '../../../../src/core/bench/runner';
 import { chatChunk, scriptedServer, sse, writeSlowly, type ScriptedServer } from '../../helpers/scriptedServer';
 
@@ -40,6 +41,13 @@ describe('benchmark runner', () => {
     assert.equal(progress[11], 'c=3 6/6');
     assert.equal(result.partial, false);
     assert.ok(JSON.parse(JSON.stringify(result)), 'the result is plain JSON');
+  });
+
+  it('reports the result so far after each level (for live views), without sharing later mutations', async () => {
+    const snapshots: BenchResult[] = [];
+    const result = await runBenchmark(base({ onLevel: (soFar) => snapshots.push(soFar) }));
+    assert.deepEqual(snapshots.map((r) => r.modes[0]!.levels.map((l) => l.label)), [['c=1'], ['c=1', 'c=3']]);
+    assert.deepEqual(snapshots[1]!.modes, result.modes);
   });
 
   it('cold: a fresh nonce starts every request, so no two share even their first characters', async () => {
