@@ -39,7 +39,7 @@ export interface YamlResult {
 export function parseYaml(source: string, offset: number): YamlResult {
   const tooDeep = nestingError(source, offset, 'YAML');
   if (tooDeep) return { doc: new Document(null), value: undefined, errors: [tooDeep] };
-  const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: true, keepSourceTokens: false });
+  const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: true, keepSourceTokens: false, logLevel: 'error' });
   const errors: ParseError[] = doc.errors.map((e) => ({
     message: `YAML: ${e.message.split('\n')[0]}`,
     // Errors at end of input point at the last character, so they stay inside the YAML.
