@@ -1,39 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { DEFAULT_MAX_FILE_BYTES } from '../../../src/cli/promptInput';
+import { cli, ensureBuilt, LIMIT_MS, type CliRun } from '../helpers/builtCli';
 import { dataUrl, largeProse, writeHostileFiles } from '../helpers/hostileFiles';
 
-const ROOT = resolve(__dirname, '../../..');
-const CLI = join(ROOT, 'dist/cli.js');
-/** The issue's bound for any one invocation. */
-const LIMIT_MS = 30_000;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-/** The built CLI in a child process with a 2 GB heap, killed at LIMIT_MS. */
-function cli(cwd: string, args: string[]): Promise<Run> {
-  const started = performance.now();
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--max-old-space-size=2048', CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: LIMIT_MS });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr, ms: performance.now() - started }));
-  });
-}
-
 /** A result (0, or 1 for a benchmark whose requests all failed) or one line on stderr with exit 2; never a crash. */
-function assertHandled(run: Run, what: string, allowed: readonly number[] = [0]): void {
+function assertHandled(run: CliRun, what: string, allowed: readonly number[] = [0]): void {
   assert.ok(run.ms < LIMIT_MS, `${what}: took ${run.ms.toFixed(0)} ms`);
   assert.doesNotMatch(run.stderr, /\n\s+at |FATAL|Last few GCs|internal error/, `${what}: crashed:\n${run.stderr.slice(0, 2000)}`);
   if (run.code === 2) assert.match(run.stderr, /^prompt-lens[^\n]*\n$/, `${what}: exit 2 without a one-line error: ${run.stderr.slice(0, 500)}`);
@@ -53,8 +27,7 @@ describe('hostile prompt files through the built CLI', function () {
   let names: string[];
 
   before(function () {
-    const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
+    ensureBuilt();
     dir = mkdtempSync(join(tmpdir(), 'prompt-lens-hostile-'));
     names = writeHostileFiles(dir);
   });
