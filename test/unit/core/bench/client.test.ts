@@ -115,6 +115,34 @@ describe('streaming client against a local scripted server', () => {
     }
   });
 
+  it('403 and 503 with retry-after end to end: classified, with the endpoint message and the wait', async () => {
+    const answers: Array<[number, Record<string, string>, string]> = [
+      [403, { 'content-type': 'application/json' }, JSON.stringify({ error: { message: 'model access denied' } })],
+      [503, { 'content-type': 'application/json', 'retry-after': '3' }, JSON.stringify({ error: { message: 'overloaded' } })],
+      [502, { 'content-type': 'text/html' }, '<html><head><title>502 Bad Gateway</title></head></html>'],
+    ];
+    server = await scriptedServer((_req, res) => {
+      const [status, headers, body] = answers[server!.seen.length - 1]!;
+      res.writeHead(status, headers);
+      res.end(body);
+    });
+    const [forbidden, unavailable, gateway] = [await measureRequest(request(server.url), options()), await measureRequest(request(server.url), options()), await measureRequest(request(server.url), options())];
+    assert.deepEqual([forbidden.error?.class, forbidden.error?.status], ['http', 403]);
+    assert.match(forbidden.error!.message, /^HTTP 403 .*model access denied/);
+    assert.deepEqual([unavailable.error?.status, unavailable.error?.retryAfterMs], [503, 3000]);
+    assert.match(unavailable.error!.message, /^HTTP 503 .*overloaded; retry after 3 s/);
+    assert.equal(gateway.error?.status, 502);
+    assert.match(gateway.error!.message, /502 Bad Gateway/);
+  });
+
+  it('https to a server that does not speak TLS is a connection error naming TLS', async () => {
+    server = await scriptedServer((_req, res) => void res.end('plain http'));
+    const r = await measureRequest(request(server.url.replace('http:', 'https:')), options());
+    assert.equal(r.error?.class, 'connection');
+    assert.match(r.error!.message, /TLS|SSL/);
+    assert.ok(!JSON.stringify(r).includes(KEY));
+  });
+
   it('an HTML page or a JSON body with status 200 is "not an event stream", with what it said', async () => {
     server = await scriptedServer((_req, res) => {
       const html = server!.seen.length === 1;
