@@ -2,11 +2,12 @@ import { flag, intFlag } from './commands/flags';
 import { UsageError, type CliIo } from './io';
 
 /**
- * Prompt files larger than this are not parsed or tokenised exactly (see docs/limits.md): at the
- * slowest (base64, about 1-4 s per MB on 2 cores) 4 MiB still counts within 30 s, and a prompt this
- * large (about 1M tokens) already exceeds nearly every context window.
+ * Prompt files larger than this are not parsed or tokenised exactly (see docs/limits.md): the
+ * slowest text to tokenise, base64, took 20 s for 4 MiB on a loaded 2-core machine, so 2 MiB keeps
+ * the worst case well inside 30 s; a prompt this large (about 500K tokens of prose) already exceeds
+ * most context windows.
  */
-export const DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
 /** Never read: a file this large as a string would not fit in 2 GB with its parse. */
 export const READ_LIMIT_BYTES = 256 * 1024 * 1024;
 
