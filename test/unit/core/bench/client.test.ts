@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import { measureRequest, type MeasureOptions } from '../../../../src/core/bench/client';
+import { MAX_OUTPUT_CHARS, measureRequest, type MeasureOptions } from '../../../../src/core/bench/client';
 import type { EndpointKind } from '../../../../src/core/bench/endpoints';
 import { buildStreamRequest } from '../../../../src/core/bench/runner';
 import { chatChunk, scriptedServer, sleep, sse, writeSlowly, type ScriptedServer } from '../../helpers/scriptedServer';
@@ -133,6 +133,22 @@ describe('streaming client against a local scripted server', () => {
     assert.match(unavailable.error!.message, /^HTTP 503 .*overloaded; retry after 3 s/);
     assert.equal(gateway.error?.status, 502);
     assert.match(gateway.error!.message, /502 Bad Gateway/);
+  });
+
+  it('a stream that never ends stops at the output cap, long before its timeout, keeping its TTFT', async () => {
+    const piece = sse(chatChunk('x'.repeat(60_000)));
+    server = await scriptedServer(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      while (!res.destroyed) {
+        if (!res.write(piece)) await new Promise((resolve) => res.once('drain', resolve));
+      }
+    });
+    const started = performance.now();
+    const r = await measureRequest(request(server.url), options({ timeoutMs: 20_000 }));
+    assert.equal(r.error?.class, 'bad-stream');
+    assert.match(r.error!.message, new RegExp(`more than ${MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters`));
+    assert.ok(r.ttftMs !== undefined && r.ttftMs >= 0);
+    assert.ok(performance.now() - started < 10_000);
   });
 
   it('https to a server that does not speak TLS is a connection error naming TLS', async () => {
