@@ -59,7 +59,12 @@ function processIo(): CliIo {
     out: (text) => process.stdout.write(terminalSafe(text)),
     err: (text) => process.stderr.write(terminalSafe(text)),
     readFile: (path) => readFile(path, 'utf8'),
-    fileSize: async (path) => (await stat(path)).size,
+    fileSize: async (path) => {
+      const info = await stat(path);
+      if (info.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' });
+      if (!info.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
+      return info.size;
+    },
     listFiles,
     env: process.env,
     cwd: process.cwd(),

@@ -1,5 +1,5 @@
 import { flag, intFlag } from './commands/flags';
-import { UsageError, type CliIo } from './io';
+import { formatBytes, READ_LIMIT_BYTES, readInput, UsageError, type CliIo } from './io';
 
 /**
  * Prompt files larger than this are not parsed or tokenised exactly (see docs/limits.md): the
@@ -8,9 +8,6 @@ import { UsageError, type CliIo } from './io';
  * most context windows.
  */
 export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
-/** Never read: a file this large as a string would not fit in 2 GB with its parse. */
-export const READ_LIMIT_BYTES = 256 * 1024 * 1024;
-
 export const MAX_FILE_OPTION = { 'max-file-bytes': { type: 'string' } } as const;
 export const MAX_FILE_USAGE = `[--max-file-bytes N (default ${DEFAULT_MAX_FILE_BYTES})]`;
 
@@ -25,11 +22,9 @@ export interface PromptInput {
   oversized: boolean;
 }
 
-/** Reads a prompt file named on the command line; unreadable or over READ_LIMIT_BYTES is a usage error naming it. */
+/** Reads a prompt file named on the command line (see readInput) and says whether it is over `maxBytes`. */
 export async function readPromptFile(io: CliIo, path: string, maxBytes: number): Promise<PromptInput> {
-  const bytes = await guarded(path, () => io.fileSize(path));
-  if (bytes > READ_LIMIT_BYTES) throw new UsageError(`${path}: ${formatBytes(bytes)} is too large to read (limit ${formatBytes(READ_LIMIT_BYTES)})`);
-  const text = await guarded(path, () => io.readFile(path));
+  const { text, bytes } = await readInput(io, path);
   return { text, bytes, oversized: bytes > maxBytes };
 }
 
@@ -42,34 +37,4 @@ export async function readWholePrompt(io: CliIo, path: string, maxBytes: number)
 
 export function oversizedMessage(path: string, bytes: number, maxBytes: number): string {
   return `${path}: ${formatBytes(bytes)} is over --max-file-bytes ${maxBytes} (${formatBytes(maxBytes)})`;
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-async function guarded<T>(path: string, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${describeFsError(error)}`);
-  }
-}
-
-/** A file-system error in words, one line. */
-export function describeFsError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'is a directory';
-    default:
-      return code ?? (error instanceof Error ? error.message.split('\n')[0] ?? 'error' : String(error));
-  }
 }

@@ -136,7 +136,7 @@ async function resolveEndpoint(values: Values, io: CliIo): Promise<EndpointConfi
       throw new UsageError('--endpoint takes its URL, model and kind from the endpoints file; drop --base-url/--model/--kind');
     }
     if (values.endpoints === undefined) throw new UsageError('--endpoint NAME needs --endpoints FILE (a JSON array of endpoints)');
-    const loaded = loadEndpointsFile(await readInput(io, values.endpoints), values.endpoints);
+    const loaded = loadEndpointsFile((await readInput(io, values.endpoints, 'endpoints file ')).text, values.endpoints);
     if (!loaded.ok) throw new UsageError(loaded.error);
     const found = loaded.value.find((e) => e.name === values.endpoint);
     if (!found) throw new UsageError(`no endpoint named '${values.endpoint}' in ${values.endpoints} (it has: ${loaded.value.map((e) => e.name).join(', ') || 'none'})`);

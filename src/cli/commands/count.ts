@@ -7,8 +7,8 @@ import { withChatOverhead } from '../../core/tokenize/chatOverhead';
 import { getTokenizer, isTokenizerId } from '../../core/tokenize/registry';
 import { estimateFromSamples, SAMPLE_WINDOWS } from '../../core/tokenize/sampled';
 import { TOKENIZER_IDS, type TokenizerId } from '../../core/tokenize/types';
-import { EXIT, UsageError, type CliIo } from '../io';
-import { formatBytes, MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, oversizedMessage, readPromptFile } from '../promptInput';
+import { EXIT, formatBytes, UsageError, type CliIo } from '../io';
+import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, oversizedMessage, readPromptFile } from '../promptInput';
 
 export const COUNT_USAGE = `prompt-lens count FILE... [--tokenizer ID] [--json] ${MAX_FILE_USAGE}`;
 

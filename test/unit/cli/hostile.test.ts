@@ -106,6 +106,14 @@ describe('hostile prompt files through the built CLI', function () {
     }
   });
 
+  it('a device or other non-regular file is refused in one line instead of read without end', async () => {
+    for (const args of [['count', '/dev/zero'], ['estimate', '/dev/zero', '--provider', 'openai', '--model', 'gpt-4o'], ['estimate', '--tokens', '5', '--provider', 'openai', '--model', 'gpt-4o', '--table', '/dev/zero']]) {
+      const run = await cli(dir, args);
+      assert.equal(run.code, 2, args.join(' '));
+      assert.match(run.stderr, /^prompt-lens[^\n]*cannot read (table )?\/dev\/zero: not a regular file\n$/);
+    }
+  });
+
   it('control characters and bidi overrides from a file never reach the terminal raw', async () => {
     writeFileSync(join(dir, 'escape.prompt'), 'Hi {{\u001b[2J\u001b]0;pwned\u0007name\r\u202e}} there');
     try {
