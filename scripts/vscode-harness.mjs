@@ -5,7 +5,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildTestRunner } from './build-test-runner.mjs';
-import { HarnessError, ROOT, HOST_DIR, codeServerVersion, ensureCodeServer, freePort, installExtensions, launchChromium, packageExtension, startCodeServer, workbenchUrl } from './vscode-host.mjs';
+import { CODE_SERVER_VERSION, HarnessError, ROOT, HOST_DIR, codeServerVersion, ensureCodeServer, freePort, installExtensions, launchChromium, packageExtension, startCodeServer, workbenchUrl } from './vscode-host.mjs';
 
 const TIMEOUT_MS = Number(process.env.PROMPT_LENS_TEST_TIMEOUT_MS ?? 300_000);
 const OUTPUT = join(ROOT, '.test-output');
@@ -41,7 +41,7 @@ async function runSession({ name, workspace, trusted, suites }) {
   let browser;
   try {
     browser = await launchChromium();
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     await page.goto(workbenchUrl(server.url, folder));
     const deadline = Date.now() + TIMEOUT_MS;
     while (!existsSync(reportPath)) {
@@ -64,7 +64,9 @@ async function runSession({ name, workspace, trusted, suites }) {
  * NAME.request → NAME.png (a screenshot of the workbench);
  * NAME.query.json {selector} → NAME.result.json {frames, texts}: textContent of every element matching
  * the selector inside the webview frames (real Chromium DOM), plus `scripted` = any frame where the
- * test page's XSS canary (window.__promptLensXss) was set.
+ * test page's XSS canary (window.__promptLensXss) was set;
+ * NAME.click.json {selector} → NAME.result.json {clicked}: a real mouse click on the first match;
+ * NAME.button.json {selector: label} → NAME.result.json {clicked}: clicks a workbench button (a dialog's).
  */
 async function serveRequests(page) {
   if (!existsSync(SCREENSHOTS)) return;
@@ -74,32 +76,56 @@ async function serveRequests(page) {
       rmSync(join(SCREENSHOTS, file));
       await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
       console.log(`screenshot: .test-output/screenshots/${name}.png`);
-    } else if (file.endsWith('.query.json')) {
-      const name = file.slice(0, -'.query.json'.length);
-      let selector;
-      try {
-        ({ selector } = JSON.parse(readFileSync(join(SCREENSHOTS, file), 'utf8')));
-      } catch {
-        continue; // still being written: next poll
-      }
-      rmSync(join(SCREENSHOTS, file));
-      const result = { frames: 0, texts: [], scripted: false };
-      for (const frame of page.frames()) {
-        if (!/vscode-webview|\/webview\/browser\/pre\//.test(frame.url())) continue; // desktop and web hosts
-        try {
-          const found = await frame.evaluate((sel) => ({ texts: [...document.querySelectorAll(sel)].map((e) => e.textContent ?? ''), xss: Boolean(window.__promptLensXss) }), selector);
-          if (found.texts.length > 0) result.frames++;
-          result.texts.push(...found.texts);
-          result.scripted ||= found.xss;
-        } catch {
-          /* a frame navigating away */
-        }
-      }
-      writeFileSync(join(SCREENSHOTS, `${name}.result.json.tmp`), JSON.stringify(result));
-      renameSync(join(SCREENSHOTS, `${name}.result.json.tmp`), join(SCREENSHOTS, `${name}.result.json`));
+      continue;
     }
+    const kind = Object.keys(HANDLERS).find((k) => file.endsWith(`.${k}.json`));
+    if (!kind) continue;
+    let selector;
+    try {
+      ({ selector } = JSON.parse(readFileSync(join(SCREENSHOTS, file), 'utf8')));
+    } catch {
+      continue; // still being written: next poll
+    }
+    rmSync(join(SCREENSHOTS, file));
+    const name = file.slice(0, -`.${kind}.json`.length);
+    const result = await HANDLERS[kind](page, selector);
+    writeFileSync(join(SCREENSHOTS, `${name}.result.json.tmp`), JSON.stringify(result));
+    renameSync(join(SCREENSHOTS, `${name}.result.json.tmp`), join(SCREENSHOTS, `${name}.result.json`));
   }
 }
+
+const isWebviewFrame = (frame) => /vscode-webview|\/webview\/browser\/pre\//.test(frame.url()); // desktop and web hosts
+
+const HANDLERS = {
+  async query(page, selector) {
+    const result = { frames: 0, texts: [], scripted: false };
+    for (const frame of page.frames().filter(isWebviewFrame)) {
+      try {
+        const found = await frame.evaluate((sel) => ({ texts: [...document.querySelectorAll(sel)].map((e) => e.textContent ?? ''), xss: Boolean(window.__promptLensXss) }), selector);
+        if (found.texts.length > 0) result.frames++;
+        result.texts.push(...found.texts);
+        result.scripted ||= found.xss;
+      } catch {
+        /* a frame navigating away */
+      }
+    }
+    return result;
+  },
+  async click(page, selector) {
+    for (const frame of page.frames().filter(isWebviewFrame)) {
+      const handle = await frame.$(selector).catch(() => null);
+      if (handle) {
+        await handle.click();
+        return { clicked: true };
+      }
+    }
+    return { clicked: false };
+  },
+  async button(page, label) {
+    const clicked = await page.getByRole('button', { name: label, exact: true }).first().click({ timeout: 5000 }).then(() => true, () => false);
+    return { clicked };
+  },
+};
 
 let EXTENSION_VSIX;
 let RUNNER_VSIX;
@@ -109,11 +135,14 @@ async function main() {
   EXTENSION_VSIX = packageExtension();
   RUNNER_VSIX = await buildTestRunner();
   rmSync(SCREENSHOTS, { recursive: true, force: true });
+  rmSync(join(OUTPUT, 'editor-bench.json'), { force: true });
   mkdirSync(SCREENSHOTS, { recursive: true });
 
-  // PROMPT_LENS_TEST_SUITES narrows the run to named suites (e.g. `benchmark,untrusted`).
-  const requested = process.env.PROMPT_LENS_TEST_SUITES?.split(',').filter(Boolean);
-  const trustedSuites = requested ? requested.filter((n) => n !== 'untrusted').join(',') : '!untrusted';
+  // --suites=a,b (or PROMPT_LENS_TEST_SUITES) narrows the run to named suites, e.g. `benchmark,untrusted`;
+  // `perf` (editor responsiveness figures) runs only when named.
+  const fromArgs = process.argv.find((a) => a.startsWith('--suites='))?.slice('--suites='.length);
+  const requested = (fromArgs ?? process.env.PROMPT_LENS_TEST_SUITES)?.split(',').filter(Boolean);
+  const trustedSuites = requested ? requested.filter((n) => n !== 'untrusted').join(',') : '!untrusted,!perf';
   const sessions = [
     { name: 'trusted', workspace: join(ROOT, 'test/fixtures/workspace'), trusted: true, suites: trustedSuites, run: !requested || trustedSuites !== '' },
     { name: 'untrusted', workspace: join(ROOT, 'test/fixtures/untrusted'), trusted: false, suites: 'untrusted', run: !requested || requested.includes('untrusted') },
@@ -130,6 +159,8 @@ async function main() {
     failed += report.failures.length;
   }
   writeFileSync(join(OUTPUT, 'integration-summary.json'), JSON.stringify({ passed, failed }));
+  const bench = join(OUTPUT, 'editor-bench.json');
+  if (requested?.includes('perf') && existsSync(bench)) console.log(`\nEditor responsiveness (real VS Code ${CODE_SERVER_VERSION} host, this machine):\n${readFileSync(bench, 'utf8')}`);
   console.log(`\nintegration: ${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
 }

@@ -18,7 +18,12 @@ interface Entry {
   parsed: ParsedPrompt;
   /** Kept while the document is one message equal to its whole text (a plain prompt). */
   whole?: IncrementalCounter;
+  /** Per message index, for long messages (retrieved context): an edit re-counts a few chunks. */
+  long: Map<number, IncrementalCounter>;
 }
+
+/** Messages at least this long keep their own incremental counter; shorter ones use the memo. */
+const LONG_MESSAGE_CHARS = 32_768;
 
 /**
  * Counts for open documents, cached per version. An edit to a plain prompt re-tokenises only the
@@ -45,13 +50,45 @@ export class PromptCounter {
   count(key: string, fileName: string, text: string, version: number, edits: readonly TextEdit[] = []): PromptCount {
     const previous = this.entries.get(key);
     if (previous?.version === version) return previous.count;
+    const { parsed, tokenizer } = this.parse(fileName, text);
+    if (isWholeText(parsed, text)) return this.store(key, version, parsed, tokenizer, text, reuse(previous, tokenizer, text, edits) ?? new IncrementalCounter(tokenizer, text), new Map());
+    const long = new Map<number, IncrementalCounter>();
+    parsed.messages.forEach((m, i) => {
+      if (m.rendered.length >= LONG_MESSAGE_CHARS) long.set(i, updated(previous, i, tokenizer, m.rendered) ?? new IncrementalCounter(tokenizer, m.rendered));
+    });
+    return this.store(key, version, parsed, tokenizer, text, undefined, long);
+  }
+
+  /**
+   * As count(), for the extension host: a new large text is tokenised in slices that yield to the
+   * event loop (edits to a counted text stay synchronous: they touch a few chunks). A result for an
+   * older version than the one already cached is returned but not stored.
+   */
+  async countAsync(key: string, fileName: string, text: string, version: number, edits: readonly TextEdit[] = [], sliceMs = 8): Promise<PromptCount> {
+    const previous = this.entries.get(key);
+    if (previous?.version === version) return previous.count;
+    const { parsed, tokenizer } = this.parse(fileName, text);
+    if (isWholeText(parsed, text)) return this.store(key, version, parsed, tokenizer, text, reuse(previous, tokenizer, text, edits) ?? (await IncrementalCounter.create(tokenizer, text, sliceMs)), new Map());
+    const long = new Map<number, IncrementalCounter>();
+    for (const [i, m] of parsed.messages.entries()) {
+      if (m.rendered.length >= LONG_MESSAGE_CHARS) long.set(i, updated(previous, i, tokenizer, m.rendered) ?? (await IncrementalCounter.create(tokenizer, m.rendered, sliceMs)));
+      else await this.memoFor(tokenizer).countAsync(m.rendered, sliceMs);
+    }
+    return this.store(key, version, parsed, tokenizer, text, undefined, long);
+  }
+
+  private parse(fileName: string, text: string): { parsed: ParsedPrompt; tokenizer: Tokenizer } {
     const parsed = parsePrompt(fileName, text, this.options.variablePatterns ? { variablePatterns: this.options.variablePatterns } : {});
-    const tokenizer = getTokenizer(this.options.tokenizer ?? tokenizerIdFor(parsed));
-    const whole = isWholeText(parsed, text) ? this.wholeTextCounter(previous, tokenizer, text, edits) : undefined;
+    return { parsed, tokenizer: getTokenizer(this.options.tokenizer ?? tokenizerIdFor(parsed)) };
+  }
+
+  private store(key: string, version: number, parsed: ParsedPrompt, tokenizer: Tokenizer, text: string, whole: IncrementalCounter | undefined, long: Map<number, IncrementalCounter>): PromptCount {
     const memo = this.memoFor(tokenizer);
-    const counter = whole ? { count: (t: string) => (t === text ? whole.count : memo.count(t)) } : memo;
-    const count = countPrompt(parsed, tokenizer, counter);
-    this.entries.set(key, { version, count, parsed, ...(whole ? { whole } : {}) });
+    const byText = new Map([...long.values()].map((c) => [c.currentText, c.count]));
+    if (whole) byText.set(text, whole.count);
+    const count = countPrompt(parsed, tokenizer, { count: (t: string) => byText.get(t) ?? memo.count(t) });
+    const latest = this.entries.get(key);
+    if (!latest || latest.version <= version) this.entries.set(key, { version, count, parsed, long, ...(whole ? { whole } : {}) });
     return count;
   }
 
@@ -64,15 +101,6 @@ export class PromptCounter {
     this.entries.delete(key);
   }
 
-  private wholeTextCounter(previous: Entry | undefined, tokenizer: Tokenizer, text: string, edits: readonly TextEdit[]): IncrementalCounter {
-    const counter = previous?.whole;
-    if (counter && counter.tokenizer === tokenizer && edits.length > 0) {
-      for (const edit of edits) counter.apply(edit);
-      if (counter.currentText === text) return counter;
-    }
-    return new IncrementalCounter(tokenizer, text);
-  }
-
   private memoFor(tokenizer: Tokenizer): CountMemo {
     let memo = this.memos.get(tokenizer.id);
     if (!memo || memo.tokenizer !== tokenizer) {
@@ -81,6 +109,22 @@ export class PromptCounter {
     }
     return memo;
   }
+}
+
+/** The previous counter brought up to `text` by the edits, if they add up (else a fresh count is needed). */
+function reuse(previous: Entry | undefined, tokenizer: Tokenizer, text: string, edits: readonly TextEdit[]): IncrementalCounter | undefined {
+  const counter = previous?.whole;
+  if (!counter || counter.tokenizer !== tokenizer || edits.length === 0) return undefined;
+  for (const edit of edits) counter.apply(edit);
+  return counter.currentText === text ? counter : undefined;
+}
+
+/** The previous long-message counter at this index, moved to the message's new text. */
+function updated(previous: Entry | undefined, index: number, tokenizer: Tokenizer, text: string): IncrementalCounter | undefined {
+  const counter = previous?.long.get(index);
+  if (!counter || counter.tokenizer !== tokenizer) return undefined;
+  counter.updateTo(text);
+  return counter;
 }
 
 /** A plain prompt without role markers (or an unreadable file): its one message is the document text itself. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
+import { parseSloSettings, promptSloSettings, resolveProfile, type WorkloadProfile } from '../core/compare';
 import { DEFAULT_TARGET_IDS } from '../core/estimate';
 import { DEFAULT_INCLUDE_GLOBS } from '../core/promptFiles';
 
@@ -38,14 +39,6 @@ const settingsSchema = z.object({
       timeLimitSeconds: positiveInt.default(600),
     })
     .default({ concurrency: [1, 4, 16], requests: 20, warmup: 1, cache: 'both', maxTokens: 128, timeoutMs: 60_000, timeLimitSeconds: 600 }),
-  slo: z
-    .object({
-      ttftMs: z.number().positive().default(500),
-      tpotMs: z.number().positive().default(30),
-      concurrency: positiveInt.default(1),
-      outputTokens: positiveInt.default(256),
-    })
-    .default({ ttftMs: 500, tpotMs: 30, concurrency: 1, outputTokens: 256 }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -70,4 +63,24 @@ export function readSettings(scope?: vscode.ConfigurationScope): SettingsResult 
     }
   }
   return { settings: settingsSchema.parse(raw), problems };
+}
+
+/**
+ * The workload the estimates assume: `promptLens.slo.*` (only values the user set override the
+ * profile's), then the prompt's own front matter (`profile:`), over the interactive profile.
+ */
+export function readWorkloadProfile(documentText?: string, scope?: vscode.ConfigurationScope): { profile: WorkloadProfile; problems: string[] } {
+  // Only values the user set: VS Code fills unset number settings with 0, which is no SLO at all.
+  const config = vscode.workspace.getConfiguration('promptLens', scope);
+  const set: Record<string, unknown> = {};
+  for (const key of ['profile', 'ttftMs', 'tpotMs', 'concurrency', 'outputTokens']) {
+    const inspected = config.inspect<unknown>(`slo.${key}`);
+    const value = inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
+    if (value !== undefined) set[key] = value;
+  }
+  const fromSettings = parseSloSettings(set);
+  const problems = fromSettings.problems.map((p) => `promptLens.slo.${p}`);
+  const fromFile = documentText === undefined ? { problems: [] } : promptSloSettings(documentText);
+  problems.push(...fromFile.problems.map((p) => `front matter: ${p}`));
+  return { profile: resolveProfile({ ...fromSettings.slo, ...fromFile.slo }), problems };
 }

@@ -1,44 +1,84 @@
 import * as vscode from 'vscode';
-import { registerBenchmark } from './bench/register';
-import { Calibrations } from './bench/calibrations';
+import type { CompareViewState } from '../webview/compare/state';
 import type { ResultsViewState } from '../webview/results/state';
-import { PromptHoverProvider } from './hover';
-import { promptSelector, isPromptDocument } from './promptDocuments';
-import { TokenStatusBar } from './statusBar';
+import { PromptAnalyzer, type DocumentAnalysis } from './analysis/analyzer';
+import { Calibrations } from './bench/calibrations';
+import { registerBenchmark } from './bench/register';
+import { ComparePanel } from './commands/compare';
+import { showWorkspaceReport } from './commands/report';
+import { registerTargetCommands } from './commands/targets';
+import { promptSelector } from './promptDocuments';
+import { CheapestLine } from './surfaces/cheapest';
+import { PromptCodeActions, registerFindingCommands } from './surfaces/codeActions';
+import { PromptCodeLensProvider } from './surfaces/codeLens';
+import { PrefixDecorations } from './surfaces/decorations';
+import { PromptDiagnostics } from './surfaces/diagnostics';
+import { EditorSurfaces } from './surfaces/editorSurfaces';
+import { PromptHoverProvider } from './surfaces/hover';
+import { PromptStatusBar } from './surfaces/statusBar';
 import { ExtensionTables } from './tables';
-import { TokenCounts } from './tokenCounts';
-import { formatTokens } from './format';
+import { loadedTokenizers } from '../core/tokenize/registry';
 
 /** What activate() returns: a small API the integration tests read. */
 export interface PromptLensApi {
   statusBarText(): string;
+  targetText(): string;
+  analysis(document: vscode.TextDocument): Promise<DocumentAnalysis | undefined>;
   resultsState(): ResultsViewState | undefined;
+  compareState(): CompareViewState | undefined;
   /** Where benchmark history and other per-workspace data are kept. */
   historyRoot(): string;
+  /** How long activate() took and which vocabularies were loaded when it returned (none, by design). */
+  activation: { ms: number; vocabularies: string[] };
 }
 
+/**
+ * Activation registers providers and commands only; no vocabulary is loaded until a prompt is
+ * counted (tokenizers load on first use).
+ */
 export function activate(context: vscode.ExtensionContext): PromptLensApi {
-  const counts = new TokenCounts();
-  const statusBar = new TokenStatusBar(counts);
+  const started = performance.now();
   const tables = new ExtensionTables();
   const calibrations = new Calibrations(context.globalState);
-  const bench = registerBenchmark(context, tables, calibrations);
+  const analyzer = new PromptAnalyzer(tables, calibrations);
+  const statusBar = new PromptStatusBar();
+  const diagnostics = new PromptDiagnostics();
+  const decorations = new PrefixDecorations();
+  const codeLens = new PromptCodeLensProvider(analyzer);
+  const cheapest = new CheapestLine(tables, calibrations);
+  const compare = new ComparePanel(context.extensionUri, analyzer, tables, calibrations);
+  const bench = registerBenchmark(context, tables, calibrations, () => analyzer.invalidate());
+  const selector = promptSelector();
   context.subscriptions.push(
-    statusBar,
     tables,
+    analyzer,
+    statusBar,
+    diagnostics,
+    decorations,
+    compare,
+    new EditorSurfaces(analyzer, statusBar, diagnostics, decorations, codeLens, cheapest),
     ...bench.disposables,
-    vscode.languages.registerHoverProvider(promptSelector(), new PromptHoverProvider(counts)),
-    vscode.workspace.onDidCloseTextDocument((document) => counts.forget(document)),
-    vscode.commands.registerCommand('promptLens.showTokenCount', () => {
-      const document = vscode.window.activeTextEditor?.document;
-      if (!document || !isPromptDocument(document)) {
-        void vscode.window.showInformationMessage('Prompt Latency Lens: the active editor is not a prompt file.');
-        return;
-      }
-      void vscode.window.showInformationMessage(`Prompt Latency Lens: ${formatTokens(counts.get(document))}`);
+    ...registerTargetCommands(tables),
+    ...registerFindingCommands(),
+    vscode.languages.registerHoverProvider(selector, new PromptHoverProvider(analyzer, cheapest)),
+    vscode.languages.registerCodeLensProvider(selector, codeLens),
+    vscode.languages.registerCodeActionsProvider(selector, new PromptCodeActions(diagnostics), { providedCodeActionKinds: PromptCodeActions.kinds }),
+    vscode.commands.registerCommand('promptLens.showWorkspaceReport', () => showWorkspaceReport(analyzer, context.storageUri ?? context.globalStorageUri)),
+    vscode.commands.registerCommand('promptLens.compareTargets', (uri?: unknown) => compare.show(uri instanceof vscode.Uri ? uri : undefined)),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('promptLens.targets')) compare.refreshPrimary();
     }),
   );
-  return { statusBarText: () => statusBar.text, resultsState: () => bench.panel.state, historyRoot: () => bench.storage };
+  const activation = { ms: performance.now() - started, vocabularies: loadedTokenizers() };
+  return {
+    activation,
+    statusBarText: () => statusBar.text,
+    targetText: () => statusBar.targetText,
+    analysis: (document) => analyzer.analyze(document),
+    resultsState: () => bench.panel.state,
+    compareState: () => compare.state,
+    historyRoot: () => bench.storage,
+  };
 }
 
 export function deactivate(): void {}

@@ -1,6 +1,22 @@
-import type { FileCount } from '../core/count';
+import type { TargetEstimate } from '../core/analysis/targetEstimates';
+import { fmtMs, fmtUsd } from '../core/analysis/targetEstimates';
+import type { Range } from '../core/estimate';
 
-/** "12,480 tok" — with "≈" when the tokenizer only approximates the model's. */
-export function formatTokens(count: FileCount): string {
-  return `${count.exact ? '' : '≈'}${count.contentTokens.toLocaleString('en-US')} tok`;
+export { fmtMs, fmtUsd };
+
+/** "12,480" with "≈" when the tokenizer only approximates the model's. */
+export function fmtTokens(tokens: number, exact = true): string {
+  return `${exact ? '' : '≈'}${tokens.toLocaleString('en-US')}`;
+}
+
+export function fmtRange(range: Range): string {
+  return `${fmtMs(range.p50)} (${fmtMs(range.low)}–${fmtMs(range.high)})`;
+}
+
+/** The status bar line: `12,480 tok · TTFT ≈ 0.9 s · $0.031`. */
+export function statusLine(inputTokens: number, exact: boolean, primary: TargetEstimate | undefined): string {
+  const tokens = `${fmtTokens(inputTokens, exact)} tok`;
+  if (!primary) return tokens;
+  const ttft = primary.warm ? primary.warm.ttftMs.p50 : primary.cold.ttftMs.p50;
+  return `${tokens} · TTFT ≈ ${fmtMs(ttft)} · ${fmtUsd(primary.warm?.costUsd ?? primary.cold.costUsd)}`;
 }

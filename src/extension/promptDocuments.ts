@@ -19,3 +19,14 @@ export function isPromptDocument(document: vscode.TextDocument): boolean {
   const relative = vscode.workspace.asRelativePath(document.uri, false);
   return promptFileMatcher(include)(relative);
 }
+
+/**
+ * Every prompt file in the workspace (one search per glob: ripgrep rejects nested `{}` groups,
+ * and the default include glob has one), without duplicates.
+ */
+export async function findPromptFiles(limit = 5000): Promise<vscode.Uri[]> {
+  const { include } = readSettings().settings;
+  const found = await Promise.all([...BUILTIN_PROMPT_GLOBS, ...include].map((glob) => vscode.workspace.findFiles(glob, '**/{node_modules,.git}/**', limit)));
+  const unique = new Map(found.flat().map((uri) => [uri.toString(), uri]));
+  return [...unique.values()].slice(0, limit);
+}

@@ -63,15 +63,38 @@ export interface WebviewQueryResult {
   scripted: boolean;
 }
 
-/** Reads the real DOM of the open webviews in Chromium, through the harness. */
-export async function queryWebviews(name: string, selector: string): Promise<WebviewQueryResult> {
+/** Sends a request to the harness (outside the extension host) and waits for its answer. */
+async function askHarness<T>(name: string, kind: 'query' | 'click' | 'button', selector: string): Promise<T> {
   const dir = process.env.PROMPT_LENS_SCREENSHOT_DIR;
-  if (!dir) throw new Error('webview queries need the code-server harness (npm run test:integration)');
+  if (!dir) throw new Error('webview access needs the code-server harness (npm run test:integration)');
   mkdirSync(dir, { recursive: true });
   const result = join(dir, `${name}.result.json`);
   rmSync(result, { force: true });
-  writeFileSync(join(dir, `${name}.query.json.tmp`), JSON.stringify({ selector }));
-  renameSync(join(dir, `${name}.query.json.tmp`), join(dir, `${name}.query.json`));
-  await waitFor(`webview query ${name}`, () => (existsSync(result) ? true : undefined), 20_000);
-  return JSON.parse(readFileSync(result, 'utf8')) as WebviewQueryResult;
+  writeFileSync(join(dir, `${name}.${kind}.json.tmp`), JSON.stringify({ selector }));
+  renameSync(join(dir, `${name}.${kind}.json.tmp`), join(dir, `${name}.${kind}.json`));
+  await waitFor(`webview ${kind} ${name}`, () => (existsSync(result) ? true : undefined), 20_000);
+  return JSON.parse(readFileSync(result, 'utf8')) as T;
+}
+
+/** Reads the real DOM of the open webviews in Chromium, through the harness. */
+export function queryWebviews(name: string, selector: string): Promise<WebviewQueryResult> {
+  return askHarness<WebviewQueryResult>(name, 'query', selector);
+}
+
+/** Clicks the first element matching the selector in the webviews, with Chromium's real mouse. */
+export async function clickWebview(name: string, selector: string): Promise<boolean> {
+  return (await askHarness<{ clicked: boolean }>(name, 'click', selector)).clicked;
+}
+
+/** Clicks a button of the workbench itself (e.g. in a modal dialog), by its label. */
+export async function clickWorkbenchButton(name: string, label: string): Promise<boolean> {
+  return (await askHarness<{ clicked: boolean }>(name, 'button', label)).clicked;
+}
+
+/** A tidy workbench for a screenshot: no editors, panels or notifications left by earlier tests. */
+export async function cleanWorkbench(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await vscode.commands.executeCommand('workbench.action.closePanel');
+  await vscode.commands.executeCommand('notifications.clearAll');
+  await sleep(300);
 }

@@ -4,6 +4,7 @@ import {
   benchMessages,
   DEFAULT_CONCURRENCY,
   DEFAULT_SLO,
+  DEFAULT_SLO_MIN_SHARE,
   ENDPOINT_KINDS,
   loadEndpointsFile,
   parseEndpoint,
@@ -54,7 +55,7 @@ const concurrencyList = z
   });
 
 const sloSpec = z.string().transform((text, ctx) => {
-  const out = { ttftMs: DEFAULT_SLO.ttftMs, tpotMs: DEFAULT_SLO.tpotMs, minShare: 0.9 };
+  const out = { ttftMs: DEFAULT_SLO.ttftMs, tpotMs: DEFAULT_SLO.tpotMs, minShare: DEFAULT_SLO_MIN_SHARE };
   for (const part of text.split(',')) {
     const [key, raw] = part.split('=').map((s) => s.trim());
     const value = Number(raw);

@@ -1,15 +1,11 @@
 // What the editor shows per target for one prompt: cold and warm estimates, the phase that bounds
 // latency, and one line of advice when a threshold is crossed. Pure; the adapters only format it.
+import type { WorkloadProfile } from '../compare';
 import type { PromptCount } from '../count';
 import { estimate, targetLabel, type CalibrationProfile, type Estimate, type ResolvedTarget } from '../estimate';
 
-export interface Slo {
-  ttftMs: number;
-  tpotMs: number;
-  /** Concurrent requests the estimate assumes (the user's expected p95). */
-  concurrency: number;
-  outputTokens: number;
-}
+/** The SLO part of a workload profile; a null limit means the workload has none. */
+export type Slo = Pick<WorkloadProfile, 'ttftMs' | 'tpotMs' | 'concurrency' | 'outputTokens'> & { name?: string };
 
 export interface TargetEstimate {
   id: string;
@@ -69,18 +65,19 @@ export function estimateTarget({ target, count, cacheableTokens, slo, calibratio
 /** "decode-bound (TPOT × 256 tokens)" / "prefill-bound, compute" … */
 function phaseOf(e: Estimate): string {
   const decodeMs = e.tpotMs.p50 * e.outputTokens;
-  const prefill = e.bound ? `prefill ${e.bound}-bound` : 'prefill';
-  return decodeMs > e.ttftMs.p50 ? `decode dominates (${e.outputTokens} output tokens); ${prefill}` : `${prefill} dominates`;
+  const bound = e.bound ? `prefill ${e.bound}-bound` : undefined;
+  if (decodeMs > e.ttftMs.p50) return `decode dominates (${e.outputTokens} output tokens)${bound ? `; ${bound}` : ''}`;
+  return `prefill dominates${e.bound ? ` (${e.bound}-bound)` : ''}`;
 }
 
 function advice(cold: Estimate, warm: Estimate | undefined, slo: Slo): { advice?: string } {
   const ttftP99 = cold.concurrencyTtftMs.p99;
-  if (ttftP99 > slo.ttftMs) {
+  if (slo.ttftMs !== null && ttftP99 > slo.ttftMs) {
     const atC = slo.concurrency > 1 ? ` at concurrency ${slo.concurrency}` : '';
     const cache = warm && warm.concurrencyTtftMs.p99 <= slo.ttftMs ? ' — a warm prefix cache meets it' : '';
-    return { advice: `TTFT p99 ≈ ${fmtMs(ttftP99)} is over the ${fmtMs(slo.ttftMs)} interactive SLO${atC}${cache}` };
+    return { advice: `TTFT p99 ≈ ${fmtMs(ttftP99)} is over the ${fmtMs(slo.ttftMs)} ${slo.name ?? ''} SLO${atC}${cache}`.replace('  ', ' ') };
   }
-  if (cold.tpotMs.p50 > slo.tpotMs) return { advice: `TPOT ≈ ${fmtMs(cold.tpotMs.p50)} is over the ${fmtMs(slo.tpotMs)} SLO: decode is bandwidth-bound, more GPUs or a faster HBM helps` };
+  if (slo.tpotMs !== null && cold.tpotMs.p50 > slo.tpotMs) return { advice: `TPOT ≈ ${fmtMs(cold.tpotMs.p50)} is over the ${fmtMs(slo.tpotMs)} SLO: decode is bandwidth-bound, more GPUs or a faster HBM helps` };
   const fitNote = cold.notes.find((n) => n.includes('do not fit') || n.includes('KV cache'));
   return fitNote ? { advice: fitNote } : {};
 }

@@ -7,5 +7,5 @@ export { predictEndpoint, type Prediction } from './prediction';
 export { redact } from './errors';
 export type * from './result';
 export { buildStreamRequest, DEFAULT_CONCURRENCY, runBenchmark, type BenchOptions, type BenchProgress } from './runner';
-export { DEFAULT_SLO, distribution, percentile, sloVerdict, summarizeLevel, type SloVerdict } from './stats';
+export { DEFAULT_SLO, DEFAULT_SLO_MIN_SHARE, distribution, percentile, sloVerdict, summarizeLevel, type SloVerdict } from './stats';
 export type { FetchLike, Transport } from './transport';

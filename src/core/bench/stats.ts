@@ -2,6 +2,8 @@
 import type { Distribution, ErrorClass, LevelSummary, ModeResult, RequestRecord, Slo } from './result';
 
 export const DEFAULT_SLO: Slo = { ttftMs: 500, tpotMs: 30 };
+/** Share of a level's requests that must meet both SLOs for the level to pass (CLI --slo min=, the results view). */
+export const DEFAULT_SLO_MIN_SHARE = 0.9;
 
 /**
  * The p-th percentile (0–100) of ascending values by linear interpolation between closest ranks:

@@ -61,6 +61,8 @@ export interface CacheBreaker {
   text: string;
   /** Static tokens right after the dynamic part, up to the next dynamic part. */
   staticTokensAfter: number;
+  /** File offset where that static part ends: where the dynamic part could move to. */
+  moveTo: number;
   cacheableNow: number;
   cacheableIfMoved: number;
   /** Dynamic parts before this one, which must move too. */
@@ -243,7 +245,7 @@ export class PrefixCacheAnalyser {
           `${formatCount(b.cacheableIfMoved)} tokens cacheable instead of ${formatCount(b.cacheableNow)} (warm TTFT ≈${formatMs(saved)} faster on ${model.label})`,
         file,
         range: b.range,
-        data: { kind: b.kind, dynamicBefore: b.dynamicBefore, staticTokensAfter: b.staticTokensAfter, cacheableNow: b.cacheableNow, cacheableIfMoved: b.cacheableIfMoved, ttftSavedMs: saved },
+        data: { kind: b.kind, dynamicBefore: b.dynamicBefore, staticTokensAfter: b.staticTokensAfter, moveToOffset: b.moveTo, cacheableNow: b.cacheableNow, cacheableIfMoved: b.cacheableIfMoved, ttftSavedMs: saved },
       });
     }
     return findings;
@@ -394,7 +396,8 @@ export class PrefixCacheAnalyser {
       // before it into a prefix that gains at least the threshold over moving only earlier parts.
       const gain = cacheableIfMoved - cacheableTokens(staticBefore, total, rule);
       const worthIt = staticAfter >= this.threshold || gain >= this.threshold;
-      if (worthIt && cacheableIfMoved > cacheableNow) breakers.push({ file: entry.file, kind: span.kind, range: span.range, text: span.text, staticTokensAfter: staticAfter, cacheableNow, cacheableIfMoved, dynamicBefore: i });
+      const moveTo = spans[i + 1]?.span.range.start ?? this.sourceOffset(entry, total);
+      if (worthIt && cacheableIfMoved > cacheableNow) breakers.push({ file: entry.file, kind: span.kind, range: span.range, text: span.text, staticTokensAfter: staticAfter, moveTo, cacheableNow, cacheableIfMoved, dynamicBefore: i });
     });
     return breakers;
   }

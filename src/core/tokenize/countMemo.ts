@@ -1,4 +1,8 @@
+import { countSliced } from './sliced';
 import type { Tokenizer } from './types';
+
+/** Texts shorter than this count in well under a slice; longer ones are counted in slices. */
+const SLICED_FROM_CHARS = 32_768;
 
 /**
  * Remembers counts of recently counted texts (one tokenizer), so re-counting a structured prompt
@@ -22,8 +26,17 @@ export class CountMemo {
       this.counts.set(text, hit);
       return hit;
     }
-    const tokens = this.tokenizer.count(text);
-    if (text.length <= this.maxChars) {
+    return this.remember(text, this.tokenizer.count(text));
+  }
+
+  /** As count(), but a long text is counted in slices that yield to the event loop. */
+  async countAsync(text: string, sliceMs = 8): Promise<number> {
+    if (text.length < SLICED_FROM_CHARS || this.counts.has(text)) return this.count(text);
+    return this.remember(text, (await countSliced(text, this.tokenizer, { sliceMs })).tokens);
+  }
+
+  private remember(text: string, tokens: number): number {
+    if (text.length <= this.maxChars && !this.counts.has(text)) {
       this.counts.set(text, tokens);
       this.kept += text.length;
       for (const [old] of this.counts) {

@@ -28,9 +28,29 @@ export class IncrementalCounter {
     readonly tokenizer: Tokenizer,
     private text: string,
     private readonly target = CHUNK_TARGET,
+    counted?: Chunk[],
   ) {
-    this.chunks = this.countChunks(0, text.length);
+    this.chunks = counted ?? this.countChunks(0, text.length);
     this.base = sum(this.chunks);
+  }
+
+  /**
+   * The same counter, built in slices of about `sliceMs` that yield to the event loop between
+   * them: a large document's first count never holds an extension host for long.
+   */
+  static async create(tokenizer: Tokenizer, text: string, sliceMs = 8, target = CHUNK_TARGET): Promise<IncrementalCounter> {
+    const chunks: Chunk[] = [];
+    let from = 0;
+    let sliceStart = performance.now();
+    for (const length of chunkLengths(text, 0, text.length, target)) {
+      chunks.push({ length, tokens: tokenizer.countBase(text.slice(from, from + length)) });
+      from += length;
+      if (performance.now() - sliceStart >= sliceMs) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+    return new IncrementalCounter(tokenizer, text, target, chunks);
   }
 
   /** Tokens of the current text, as `tokenizer.count(text)` would give. */
@@ -40,6 +60,21 @@ export class IncrementalCounter {
 
   get currentText(): string {
     return this.text;
+  }
+
+  /**
+   * Moves to `text` by one edit found from the common prefix and suffix (a linear scan, about a
+   * millisecond per megabyte): for callers that know the new text but not the edit.
+   */
+  updateTo(text: string): number {
+    const old = this.text;
+    if (text === old) return this.count;
+    const max = Math.min(old.length, text.length);
+    let prefix = 0;
+    while (prefix < max && old.charCodeAt(prefix) === text.charCodeAt(prefix)) prefix++;
+    let suffix = 0;
+    while (suffix < max - prefix && old.charCodeAt(old.length - 1 - suffix) === text.charCodeAt(text.length - 1 - suffix)) suffix++;
+    return this.apply({ offset: prefix, removed: old.length - prefix - suffix, inserted: text.slice(prefix, text.length - suffix) });
   }
 
   /** Applies one edit and returns the new count. Offsets outside the text are clamped. */

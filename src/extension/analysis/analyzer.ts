@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import { countPrompt, type PromptCount } from '../../core/count';
 import { parseTargetId, resolveTarget, targetIdForModel, targetTokenizerId, type ResolvedTarget, type Tables } from '../../core/estimate';
-import { estimateTarget, type Slo, type TargetEstimate } from '../../core/analysis/targetEstimates';
+import { estimateTarget, type TargetEstimate } from '../../core/analysis/targetEstimates';
+import type { WorkloadProfile } from '../../core/compare';
 import { PrefixCacheAnalyser, updateInSlices } from '../../core/findings/prefixCache';
 import { fileFindings } from '../../core/findings/report';
 import { parseFindingSettings, type FindingSettings } from '../../core/findings/settings';
 import { findingTarget, type FindingTarget } from '../../core/findings/targets';
 import type { Finding } from '../../core/findings/types';
-import { BUILTIN_PROMPT_GLOBS } from '../../core/promptFiles';
 import { PromptCounter } from '../../core/promptCounter';
 import { parsePrompt } from '../../core/prompt/parse';
 import type { ParsedPrompt } from '../../core/prompt/types';
@@ -16,9 +16,13 @@ import { getTokenizer } from '../../core/tokenize/registry';
 import type { TextEdit } from '../../core/tokenize/incremental';
 import type { TokenizerId } from '../../core/tokenize/types';
 import type { Calibrations } from '../bench/calibrations';
-import { readSettings } from '../config';
-import { isPromptDocument } from '../promptDocuments';
+import { readSettings, readWorkloadProfile } from '../config';
+import { findPromptFiles, isPromptDocument } from '../promptDocuments';
 import type { ExtensionTables } from '../tables';
+
+function nextTick(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 /** Everything the editor surfaces show for one document version; computed once, read by all. */
 export interface DocumentAnalysis {
@@ -33,6 +37,8 @@ export interface DocumentAnalysis {
   cacheable?: { tokens: number; endOffset: number; source: 'shared with other prompts' | 'system prompt' };
   /** The front-matter model that chose the primary target, when it did. */
   frontMatterTarget?: string;
+  /** The workload the estimates assume (settings, then the file's front matter). */
+  profile: WorkloadProfile;
   /** Set when the file is over promptLens.maxFileBytes: nothing else is computed. */
   tooLarge?: string;
   problems: string[];
@@ -41,7 +47,6 @@ export interface DocumentAnalysis {
 interface Config {
   tables: Tables;
   targets: ResolvedTarget[];
-  slo: Slo;
   findings: FindingSettings;
   variablePatterns: string[];
   maxFileBytes: number;
@@ -111,10 +116,11 @@ export class PromptAnalyzer implements vscode.Disposable {
     const version = document.version;
     if (Buffer.byteLength(text) > config.maxFileBytes) {
       const parsed = parsePrompt(document.fileName, '');
-      const result: DocumentAnalysis = { version, parsed, count: countPrompt(parsed, getTokenizer('o200k_base')), targets: [], findings: [], tooLarge: `over promptLens.maxFileBytes (${config.maxFileBytes.toLocaleString('en-US')} bytes): not tokenised`, problems: config.problems };
+      const result: DocumentAnalysis = { version, parsed, count: countPrompt(parsed, getTokenizer('o200k_base')), targets: [], findings: [], profile: readWorkloadProfile(undefined, document.uri).profile, tooLarge: `over promptLens.maxFileBytes (${config.maxFileBytes.toLocaleString('en-US')} bytes): not tokenised`, problems: config.problems };
       this.results.set(key, result);
       return result;
     }
+    const { profile, problems: profileProblems } = readWorkloadProfile(text, document.uri);
     const edits = this.pendingEdits.get(key) ?? [];
     this.pendingEdits.delete(key);
 
@@ -125,15 +131,23 @@ export class PromptAnalyzer implements vscode.Disposable {
     const counts = new Map<TokenizerId, PromptCount>();
     for (const target of targets.list) {
       const id = resolveTokenizerId(targetTokenizerId(target));
-      if (!counts.has(id)) counts.set(id, this.counter(id, config).count(key, document.fileName, text, version, edits));
+      // Sliced: a large document's first count yields to the event loop instead of blocking the host.
+      if (!counts.has(id)) counts.set(id, await this.counter(id, config).countAsync(key, document.fileName, text, version, edits));
     }
+    if (document.version !== version) return this.results.get(key); // edited meanwhile: a newer analysis follows
     const parsed = this.counter(primaryTokenizer, config).parsed(key) ?? parsePrompt(document.fileName, text);
     const count = counts.get(primaryTokenizer)!;
 
     const workspace = this.workspaceAnalyser(config, primary);
     const file = vscode.workspace.asRelativePath(document.uri, false);
+    // Each step below is tens of milliseconds on a megabyte prompt: yield between them so typing
+    // and hovers are served in between, and stop early when a newer version has arrived.
+    await nextTick();
+    if (document.version !== version) return this.results.get(key);
     workspace.analyser.update(file, text, parsed);
+    await nextTick();
     const findings = fileFindings({ file, text, parsed, analyser: workspace.analyser, tokenizer: getTokenizer(workspace.target.tokenizer), costModel: workspace.target.model, settings: config.findings }).findings;
+    await nextTick();
     const cacheable = this.cacheablePrefix(workspace.analyser, file, parsed, count);
 
     const result: DocumentAnalysis = {
@@ -145,14 +159,15 @@ export class PromptAnalyzer implements vscode.Disposable {
           target,
           count: counts.get(resolveTokenizerId(targetTokenizerId(target)))!,
           cacheableTokens: cacheable?.tokens ?? 0,
-          slo: config.slo,
+          slo: profile,
           ...(this.calibrations.profile(target.id) ? { calibration: this.calibrations.profile(target.id)! } : {}),
         }),
       ),
       findings,
       ...(cacheable ? { cacheable } : {}),
       ...(targets.fromFrontMatter ? { frontMatterTarget: targets.fromFrontMatter } : {}),
-      problems: [...config.problems, ...targets.problems],
+      profile,
+      problems: [...config.problems, ...targets.problems, ...profileProblems],
     };
     this.results.set(key, result);
     this.emitter.fire(document.uri);
@@ -191,10 +206,15 @@ export class PromptAnalyzer implements vscode.Disposable {
     return { list: [target, ...config.targets.filter((t) => t.id !== target.id)], fromFrontMatter: frontMatterModel, problems: [] };
   }
 
-  /** Shared prefix with other workspace prompts when there is one, else the system prompt itself (it repeats on every call). */
+  /**
+   * Shared prefix with other workspace prompts when there is one, else the system prompt itself (it
+   * repeats on every call) — cut where the first dynamic part (a variable, a date, a name) begins.
+   */
   private cacheablePrefix(analyser: PrefixCacheAnalyser, file: string, parsed: ParsedPrompt, count: PromptCount): DocumentAnalysis['cacheable'] {
     const member = analyser.groupOf(file)?.members.find((m) => m.file === file);
     if (member && member.cacheableTokens > 0) return { tokens: member.cacheableTokens, endOffset: member.prefixEnd, source: 'shared with other prompts' };
+    const breaker = analyser.breakers(file)[0];
+    if (breaker) return breaker.cacheableNow > 0 ? { tokens: breaker.cacheableNow, endOffset: breaker.range.start, source: 'system prompt' } : undefined;
     const system = parsed.messages[0];
     if (system && system.role === 'system' && parsed.messages.length > 1 && !parsed.variables.some((v) => v.range.start < system.range.end)) {
       return { tokens: count.messages[0]?.tokens ?? 0, endOffset: system.range.end, source: 'system prompt' };
@@ -206,15 +226,15 @@ export class PromptAnalyzer implements vscode.Disposable {
     if (this.workspace?.key === primary.id) return this.workspace;
     const target = findingTarget(primary);
     const analyser = new PrefixCacheAnalyser({ tokenizer: getTokenizer(target.tokenizer), costModel: target.model, settings: config.findings.cache, rag: config.findings.rag });
-    const workspace = { key: primary.id, analyser, target, scan: this.scanWorkspace(analyser, config) };
+    const scan = this.scanWorkspace(analyser, config).catch((error: unknown) => console.error('Prompt Latency Lens: workspace scan failed', error));
+    const workspace = { key: primary.id, analyser, target, scan };
     this.workspace = workspace;
     return workspace;
   }
 
   /** Every prompt file in the workspace, read and fed in slices; then open prompts are re-analysed. */
   private async scanWorkspace(analyser: PrefixCacheAnalyser, config: Config): Promise<void> {
-    const { include } = readSettings().settings;
-    const uris = await vscode.workspace.findFiles(`{${[...BUILTIN_PROMPT_GLOBS, ...include].join(',')}}`, '**/{node_modules,.git}/**', 5000);
+    const uris = await findPromptFiles();
     const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.toString()));
     const sources: { file: string; text: string; parsed: ParsedPrompt }[] = [];
     for (const uri of uris) {
@@ -255,9 +275,11 @@ export class PromptAnalyzer implements vscode.Disposable {
     }
     if (targets.length === 0) targets.push(resolveTarget(parseTargetId('openai/gpt-4o'), loaded.tables));
     const raw = vscode.workspace.getConfiguration('promptLens');
-    const findings = parseFindingSettings({ disabled: raw.get('findings.disabled'), rag: raw.get('rag'), cache: raw.get('cache') });
+    // VS Code hands settings objects out as proxies; the schema wants plain JSON data.
+    const plain = (key: string): unknown => JSON.parse(JSON.stringify(raw.get(key) ?? null)) ?? undefined;
+    const findings = parseFindingSettings({ disabled: plain('findings.disabled'), rag: plain('rag'), cache: plain('cache') });
     problems.push(...findings.problems.map((p) => `promptLens.${p}`));
-    return { tables: loaded.tables, targets, slo: settings.slo, findings: findings.settings, variablePatterns: settings.variablePatterns, maxFileBytes: settings.maxFileBytes, problems };
+    return { tables: loaded.tables, targets, findings: findings.settings, variablePatterns: settings.variablePatterns, maxFileBytes: settings.maxFileBytes, problems };
   }
 
   dispose(): void {

@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
 import { benchMessages } from '../../core/bench/benchPrompt';
 import type { EndpointConfig } from '../../core/bench/endpoints';
+import type { ChatMessage } from '../../core/prompt/types';
 import { predictEndpoint } from '../../core/bench/prediction';
 import type { BenchResult } from '../../core/bench/result';
 import { runBenchmark, type BenchProgress } from '../../core/bench/runner';
 import { parsePrompt } from '../../core/prompt/parse';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
-import { readSettings } from '../config';
+import { readSettings, readWorkloadProfile } from '../config';
+import { DEFAULT_SLO } from '../../core/bench/stats';
 import { isPromptDocument } from '../promptDocuments';
 import type { ExtensionTables } from '../tables';
 import type { ApiKeys } from './apiKeys';
@@ -63,15 +65,24 @@ export async function keyFor(deps: BenchDeps, endpoint: EndpointConfig): Promise
   return null;
 }
 
-/** "Benchmark This Prompt": runs, shows live progress, saves the result, returns it (for tests). */
-export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpointName?: string): Promise<BenchResult | undefined> {
+export interface PromptRun {
+  document: vscode.TextDocument;
+  messages: ChatMessage[];
+  endpoint: EndpointConfig;
+}
+
+/**
+ * What every run against an endpoint checks first: a trusted workspace, a prompt document whose
+ * variables are all filled, and an endpoint (named, or picked). Each refusal says why.
+ */
+export async function preparePromptRun(deps: BenchDeps, uri: vscode.Uri | undefined, endpointName: string | undefined, purpose: string): Promise<PromptRun | undefined> {
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showWarningMessage(untrustedMessage());
     return undefined;
   }
   const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
   if (!document || !isPromptDocument(document)) {
-    void vscode.window.showWarningMessage('Prompt Latency Lens: open a prompt file to benchmark it.');
+    void vscode.window.showWarningMessage(`Prompt Latency Lens: open a prompt file to ${purpose}.`);
     return undefined;
   }
   const prompt = benchMessages(parsePrompt(document.fileName, document.getText()));
@@ -80,17 +91,26 @@ export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpoin
     return undefined;
   }
   const endpoint = await chooseEndpoint(deps.context, endpointName);
-  if (!endpoint) return undefined;
+  return endpoint ? { document, messages: prompt.messages, endpoint } : undefined;
+}
+
+/** "Benchmark This Prompt": runs, shows live progress, saves the result, returns it (for tests). */
+export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpointName?: string): Promise<BenchResult | undefined> {
+  const run = await preparePromptRun(deps, uri, endpointName, 'benchmark it');
+  if (!run) return undefined;
+  const { document, endpoint, messages } = run;
   const apiKey = await keyFor(deps, endpoint);
   if (apiKey === null) return undefined;
 
-  const { benchmark, slo } = readSettings(document.uri).settings;
+  const { benchmark } = readSettings(document.uri).settings;
+  const { profile } = readWorkloadProfile(document.getText(), document.uri);
+  const slo = { ttftMs: profile.ttftMs ?? DEFAULT_SLO.ttftMs, tpotMs: profile.tpotMs ?? DEFAULT_SLO.tpotMs };
   const tokenizer = getTokenizer(DEFAULT_TOKENIZER);
-  const inputTokens = prompt.messages.reduce((n, m) => n + tokenizer.count(m.content), 0);
+  const inputTokens = messages.reduce((n, m) => n + tokenizer.count(m.content), 0);
   let predicted: { ttftMs: number; tpotMs: number } | undefined;
   if (endpoint.target) {
     const { tables } = await deps.tables.get();
-    const p = predictEndpoint(tables, endpoint.target, inputTokens, benchmark.maxTokens, deps.calibrations.profile(endpoint.target));
+    const p = predictEndpoint(tables, endpoint.target, inputTokens, benchmark.maxTokens, (id) => deps.calibrations.profile(id));
     if (p.ok) predicted = { ttftMs: p.ttftMs, tpotMs: p.tpotMs };
     else void vscode.window.showWarningMessage(`Prompt Latency Lens: endpoint ${endpoint.name}'s target: ${p.error}`);
   }
@@ -121,7 +141,7 @@ export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpoin
       return runBenchmark({
         endpoint,
         ...(apiKey ? { apiKey } : {}),
-        messages: prompt.messages,
+        messages,
         maxTokens: benchmark.maxTokens,
         requests: benchmark.requests,
         warmup: benchmark.warmup,
@@ -129,7 +149,7 @@ export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpoin
         cache: benchmark.cache,
         timeoutMs: benchmark.timeoutMs,
         maxDurationMs: benchmark.timeLimitSeconds * 1000,
-        slo: { ttftMs: slo.ttftMs, tpotMs: slo.tpotMs },
+        slo,
         signal: abort.signal,
         onProgress,
         countTokens: (t) => tokenizer.count(t),

@@ -1,14 +1,12 @@
 import * as vscode from 'vscode';
-import { benchMessages } from '../../core/bench/benchPrompt';
 import { runBenchmark } from '../../core/bench/runner';
 import { percentile } from '../../core/bench/stats';
 import { fitTtft, MIN_R2, toProfile, type Sample } from '../../core/calibrate/fit';
 import { DEFAULT_FRACTIONS, promptPrefix } from '../../core/calibrate/prefixes';
-import { parsePrompt } from '../../core/prompt/parse';
+import { parseTargetId, resolveTarget } from '../../core/estimate';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
 import { readSettings } from '../config';
-import { isPromptDocument } from '../promptDocuments';
-import { chooseEndpoint, keyFor, untrustedMessage, type BenchDeps } from './benchmarkCommand';
+import { keyFor, preparePromptRun, type BenchDeps } from './benchmarkCommand';
 import type { StoredCalibration } from './calibrations';
 
 const REQUESTS_PER_LENGTH = 4;
@@ -18,24 +16,18 @@ const REQUESTS_PER_LENGTH = 4;
  * TTFT ≈ a + b·n (+ c·n²) and saves it for the endpoint's target, unless the fit is poor.
  */
 export async function calibrateEndpoint(deps: BenchDeps, uri?: vscode.Uri, endpointName?: string): Promise<StoredCalibration | undefined> {
-  if (!vscode.workspace.isTrusted) {
-    void vscode.window.showWarningMessage(untrustedMessage());
-    return undefined;
-  }
-  const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
-  if (!document || !isPromptDocument(document)) {
-    void vscode.window.showWarningMessage('Prompt Latency Lens: open a prompt file to calibrate with.');
-    return undefined;
-  }
-  const prompt = benchMessages(parsePrompt(document.fileName, document.getText()));
-  if (!prompt.ok) {
-    void vscode.window.showErrorMessage(`Prompt Latency Lens: ${prompt.error}`);
-    return undefined;
-  }
-  const endpoint = await chooseEndpoint(deps.context, endpointName);
-  if (!endpoint) return undefined;
+  const run = await preparePromptRun(deps, uri, endpointName, 'calibrate with it');
+  if (!run) return undefined;
+  const { document, endpoint, messages } = run;
   if (!endpoint.target) {
     void vscode.window.showErrorMessage(`Prompt Latency Lens: endpoint ${endpoint.name} has no "target"; calibration saves a profile for a target, so map it to one first.`);
+    return undefined;
+  }
+  let targetId: string;
+  try {
+    targetId = resolveTarget(parseTargetId(endpoint.target), (await deps.tables.get()).tables).id;
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Prompt Latency Lens: endpoint ${endpoint.name}'s target: ${(error as Error).message}`);
     return undefined;
   }
   const apiKey = await keyFor(deps, endpoint);
@@ -51,9 +43,9 @@ export async function calibrateEndpoint(deps: BenchDeps, uri?: vscode.Uri, endpo
     for (const fraction of DEFAULT_FRACTIONS) {
       if (abort.signal.aborted) break;
       progress.report({ message: `${Math.round(fraction * 100)}% of the prompt` });
-      const messages = promptPrefix(prompt.messages, fraction);
-      const counted = messages.reduce((n, m) => n + tokenizer.count(m.content), 0);
-      const result = await runBenchmark({ endpoint, ...(apiKey ? { apiKey } : {}), messages, maxTokens: Math.min(benchmark.maxTokens, 32), requests: REQUESTS_PER_LENGTH, warmup: 0, concurrency: [1], cache: 'cold', timeoutMs: benchmark.timeoutMs, signal: abort.signal, countTokens: (t) => tokenizer.count(t) });
+      const prefix = promptPrefix(messages, fraction);
+      const counted = prefix.reduce((n, m) => n + tokenizer.count(m.content), 0);
+      const result = await runBenchmark({ endpoint, ...(apiKey ? { apiKey } : {}), messages: prefix, maxTokens: Math.min(benchmark.maxTokens, 32), requests: REQUESTS_PER_LENGTH, warmup: 0, concurrency: [1], cache: 'cold', timeoutMs: benchmark.timeoutMs, signal: abort.signal, countTokens: (t) => tokenizer.count(t) });
       for (const r of result.modes.flatMap((m) => m.levels.flatMap((l) => l.requests))) {
         if (!r.ok || r.ttftMs === undefined) continue;
         samples.push({ inputTokens: r.inputTokens ?? counted, ttftMs: r.ttftMs });
@@ -78,7 +70,7 @@ export async function calibrateEndpoint(deps: BenchDeps, uri?: vscode.Uri, endpo
     return undefined;
   }
   const stored: StoredCalibration = { endpoint: endpoint.name, profile: toProfile(fit, tpot, new Date().toISOString().slice(0, 10)), r2: fit.r2, rmseMs: fit.rmseMs, model: fit.model, samples: outcome.samples.length };
-  await deps.calibrations.set(endpoint.target, stored);
-  void vscode.window.showInformationMessage(`Prompt Latency Lens: calibrated ${endpoint.target} from ${endpoint.name}: ${summary}. Hovers now use it.`);
+  await deps.calibrations.set(targetId, stored);
+  void vscode.window.showInformationMessage(`Prompt Latency Lens: calibrated ${targetId} from ${endpoint.name}: ${summary}. Hovers now use it.`);
   return stored;
 }

@@ -15,7 +15,8 @@ export type StoredCalibration = z.infer<typeof storedSchema>;
 const KEY = 'promptLens.calibrations';
 
 /**
- * Measured latency profiles per target id (from "Calibrate Endpoint…"), in global state. Entries
+ * Measured latency profiles per resolved target id (`llama-3.1-8b@h100-sxm:bf16`, as resolveTarget
+ * spells it) (from "Calibrate Endpoint…"), in global state. Entries
  * that do not validate (an older version, a hand edit) are ignored rather than trusted.
  */
 export class Calibrations {

@@ -22,7 +22,7 @@ async function askHost(endpointName: string, host: string): Promise<HostDecision
 }
 
 /** Benchmark, calibration, key and export commands; returns the pieces tests look at. */
-export function registerBenchmark(context: vscode.ExtensionContext, tables: ExtensionTables, calibrations: Calibrations): { panel: ResultsPanel; storage: string; disposables: vscode.Disposable[] } {
+export function registerBenchmark(context: vscode.ExtensionContext, tables: ExtensionTables, calibrations: Calibrations, onCalibrated: () => void): { panel: ResultsPanel; storage: string; disposables: vscode.Disposable[] } {
   const panel = new ResultsPanel(context.extensionUri);
   const keys = new ApiKeys(context.secrets);
   const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
@@ -46,7 +46,11 @@ export function registerBenchmark(context: vscode.ExtensionContext, tables: Exte
     vscode.commands.registerCommand('promptLens.cancelBenchmark', () => {
       for (const run of deps.inFlight) run.abort();
     }),
-    vscode.commands.registerCommand('promptLens.calibrateEndpoint', (uri?: vscode.Uri, endpointName?: string) => calibrateEndpoint(deps, uri instanceof vscode.Uri ? uri : undefined, endpointName)),
+    vscode.commands.registerCommand('promptLens.calibrateEndpoint', async (uri?: vscode.Uri, endpointName?: string) => {
+      const calibration = await calibrateEndpoint(deps, uri instanceof vscode.Uri ? uri : undefined, endpointName);
+      if (calibration) onCalibrated(); // hovers and the status bar re-estimate with the measured profile
+      return calibration;
+    }),
     vscode.commands.registerCommand('promptLens.exportBenchmark', (format?: 'json' | 'csv', path?: string) => panel.export(format ?? 'json', path)),
   ];
   return { panel, storage, disposables };

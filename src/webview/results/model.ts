@@ -1,6 +1,6 @@
 // Pure derivations from a benchmark result to what the results view draws (unit-tested in Node).
 import type { BenchResult, Distribution, LevelResult, ModeResult } from '../../core/bench/result';
-import { meetsSlo } from '../../core/bench/stats';
+import { DEFAULT_SLO_MIN_SHARE, meetsSlo, sloVerdict, type SloVerdict } from '../../core/bench/stats';
 
 export interface LevelRow {
   mode: string;
@@ -19,11 +19,9 @@ export interface LevelRow {
   meetsSlo: boolean;
 }
 
-/** A level meets the SLO when its p95 TTFT and p95 TPOT are within it (and it has successes). */
-export function levelMeetsSlo(level: LevelResult, result: BenchResult): boolean {
-  const { ttftMs, tpotMs } = level.summary;
-  if (!ttftMs) return false;
-  return ttftMs.p95 <= result.slo.ttftMs && (tpotMs === null || tpotMs.p95 <= result.slo.tpotMs);
+/** A level meets the SLO when at least DEFAULT_SLO_MIN_SHARE of its requests met both limits (as the CLI's --slo). */
+export function levelMeetsSlo(level: LevelResult): boolean {
+  return level.summary.requests > 0 && level.summary.sloShare >= DEFAULT_SLO_MIN_SHARE;
 }
 
 export function levelRows(result: BenchResult): LevelRow[] {
@@ -42,7 +40,7 @@ export function levelRows(result: BenchResult): LevelRow[] {
       requestsPerSecond: level.summary.requestsPerSecond,
       goodput: level.summary.goodput,
       sloShare: level.summary.sloShare,
-      meetsSlo: levelMeetsSlo(level, result),
+      meetsSlo: levelMeetsSlo(level),
     })),
   );
 }
@@ -54,26 +52,9 @@ export function headlineLevel(result: BenchResult): { mode: ModeResult; level: L
   return mode && level ? { mode, level } : undefined;
 }
 
-export interface Verdict {
-  pass: boolean;
-  /** e.g. "TTFT p95 812 ms > 500 ms at cold c=16" */
-  failures: string[];
-}
-
-export function verdict(result: BenchResult): Verdict {
-  const failures: string[] = [];
-  for (const mode of result.modes) {
-    for (const level of mode.levels) {
-      const { ttftMs, tpotMs, succeeded } = level.summary;
-      const where = `${mode.cache} ${level.label}`;
-      if (succeeded === 0 || !ttftMs) failures.push(`no successful request at ${where}`);
-      else {
-        if (ttftMs.p95 > result.slo.ttftMs) failures.push(`TTFT p95 ${ms(ttftMs.p95)} > ${ms(result.slo.ttftMs)} at ${where}`);
-        if (tpotMs && tpotMs.p95 > result.slo.tpotMs) failures.push(`TPOT p95 ${ms(tpotMs.p95)} > ${ms(result.slo.tpotMs)} at ${where}`);
-      }
-    }
-  }
-  return { pass: failures.length === 0 && result.modes.some((m) => m.levels.length > 0), failures };
+/** The run's verdict: every level must pass (the CLI's --slo rule, same wording). */
+export function verdict(result: BenchResult): SloVerdict {
+  return sloVerdict(result.modes, DEFAULT_SLO_MIN_SHARE);
 }
 
 /** Empirical CDF of successful TTFTs per mode/level: points (ms, fraction ≤ ms). */

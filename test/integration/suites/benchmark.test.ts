@@ -5,15 +5,28 @@ import * as vscode from 'vscode';
 import type { BenchResult } from '../../../src/core/bench/result';
 import { linearLatencyModel } from '../../../src/core/sim/latencyModel';
 import { startSimulator } from '../../../src/core/sim/server';
-import { extensionApi, openPrompt, queryWebviews, screenshot, sleep, waitFor, workspaceFile } from '../helpers';
+import { cleanWorkbench, extensionApi, hoverTexts, openPrompt, queryWebviews, screenshot, sleep, waitFor, workspaceFile } from '../helpers';
+
+async function hoverFor(uri: vscode.Uri): Promise<string> {
+  const texts = await hoverTexts(uri, new vscode.Position(1, 1));
+  const hover = texts.find((t) => t.includes('Prompt Latency Lens'));
+  assert.ok(hover, 'no hover');
+  return hover;
+}
+
+/** The cold-TTFT cell of the first target row. */
+function ttftCell(hover: string): string {
+  const row = hover.split('\n').find((l) => l.startsWith('| llama-3.1-8b'));
+  return row?.split('|')[2]?.trim() ?? '';
+}
 
 describe('benchmark this prompt', () => {
   let sim: Awaited<ReturnType<typeof startSimulator>>;
   const config = () => vscode.workspace.getConfiguration('promptLens');
 
   before(async () => {
-    // Known delays: 30 ms prefill base, 5 ms per output token.
-    sim = await startSimulator({ port: 0, host: '127.0.0.1', latency: linearLatencyModel({ prefillBaseMs: 30, prefillTokensPerSecond: 50_000, tpotBaseMs: 5, tpotMsPer1kContext: 0, tpotMsPerExtraSequence: 0 }), defaultMaxTokens: 12 });
+    // Known delays: 30 ms prefill base + 20,000 prompt tokens/s, 5 ms per output token.
+    sim = await startSimulator({ port: 0, host: '127.0.0.1', latency: linearLatencyModel({ prefillBaseMs: 30, prefillTokensPerSecond: 20_000, tpotBaseMs: 5, tpotMsPer1kContext: 0, tpotMsPerExtraSequence: 0 }), defaultMaxTokens: 12 });
     await config().update('endpoints', [{ name: 'sim', baseUrl: sim.url, model: sim.model, target: 'llama-3.1-8b@1xh100-sxm' }], vscode.ConfigurationTarget.Workspace);
     await config().update('benchmark.requests', 6, vscode.ConfigurationTarget.Workspace);
     await config().update('benchmark.concurrency', [1, 2], vscode.ConfigurationTarget.Workspace);
@@ -22,9 +35,11 @@ describe('benchmark this prompt', () => {
 
   after(async () => {
     await sim?.close();
+    for (const key of ['endpoints', 'targets', 'benchmark.requests', 'benchmark.concurrency', 'benchmark.maxTokens', 'benchmark.cache']) await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
   });
 
   it('runs against the local simulator, shows the results view and saves the run', async () => {
+    await cleanWorkbench();
     const editor = await openPrompt('support.prompt');
     const result = await vscode.commands.executeCommand<BenchResult>('promptLens.benchmarkPrompt', editor.document.uri, 'sim');
     assert.ok(result, 'no result');
@@ -100,6 +115,24 @@ describe('benchmark this prompt', () => {
       return found.texts.length > 0 ? found : undefined;
     });
     assert.match(badge.texts[0]!, /Partial result/);
+  });
+
+  it('calibration fits TTFT against prompt length and the hover then uses the measured profile', async () => {
+    await config().update('targets', ['llama-3.1-8b@1xh100-sxm'], vscode.ConfigurationTarget.Workspace);
+    const editor = await openPrompt('findings/rag-oversized.prompt');
+    const before = await hoverFor(editor.document.uri);
+    assert.ok(!before.includes('calibrated'), before);
+    const calibration = await vscode.commands.executeCommand<{ profile: { msPerInputToken: number; date: string }; r2: number }>('promptLens.calibrateEndpoint', editor.document.uri, 'sim');
+    assert.ok(calibration, 'calibration saved');
+    assert.ok(calibration.r2 >= 0.8, `R² ${calibration.r2}`);
+    // The simulator prefills 20,000 tokens/s: 0.05 ms per token.
+    assert.ok(Math.abs(calibration.profile.msPerInputToken - 0.05) < 0.02, `slope ${calibration.profile.msPerInputToken}`);
+    const after = await waitFor('hover with the calibrated profile', async () => {
+      const h = await hoverFor(editor.document.uri);
+      return h.includes(`calibrated (${calibration.profile.date})`) ? h : undefined;
+    });
+    assert.notEqual(ttftCell(after), ttftCell(before), 'the TTFT shown changed');
+    await config().update('targets', undefined, vscode.ConfigurationTarget.Workspace);
   });
 
   it('writes one history file per run (the partial one too) in workspace storage', async () => {

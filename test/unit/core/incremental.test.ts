@@ -104,3 +104,18 @@ describe('CountMemo', () => {
     assert.deepEqual(countPrompt(after, tokenizer, memo), countPrompt(after, tokenizer));
   });
 });
+
+describe('IncrementalCounter.updateTo', () => {
+  it('moving to any new text (edit found by prefix/suffix diff) counts as a fresh count does', () => {
+    const tokenizer = getTokenizer('o200k_base');
+    const piece = fc.constantFrom(' ', '  ', '\n', '\r\n', 'word', "'s", '123', '4567', '你好', '🙂', '.', 'x'.repeat(50), '\t');
+    const text = fc.array(piece, { maxLength: 400 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, text, (before, after) => {
+        const counter = new IncrementalCounter(tokenizer, before, 64);
+        return counter.updateTo(after) === tokenizer.count(after) && counter.currentText === after;
+      }),
+      { seed: 20261130, numRuns: 200 },
+    );
+  });
+});

@@ -48,3 +48,38 @@ describe('PromptCounter', () => {
     assert.equal(counter.parsed('d'), undefined);
   });
 });
+
+describe('PromptCounter.countAsync', () => {
+  it('gives the same counts as count(), for plain and structured prompts, and reuses edits', async () => {
+    const big = 'The quick brown fox jumps over the lazy dog. 1234567 '.repeat(8000);
+    const structured = `system:\nBe brief.\nuser:\n${big}`;
+    for (const [name, text] of [['a.prompt', big], ['b.prompt', structured]] as const) {
+      const expected = new PromptCounter({ tokenizer: 'o200k_base' }).count(name, name, text, 1);
+      const asyncCount = await new PromptCounter({ tokenizer: 'o200k_base' }).countAsync(name, name, text, 1);
+      assert.deepEqual(asyncCount, expected);
+    }
+    const counter = new PromptCounter({ tokenizer: 'o200k_base' });
+    await counter.countAsync('k', 'a.prompt', big, 1);
+    const edited = `${big.slice(0, 100)}X${big.slice(100)}`;
+    const after = await counter.countAsync('k', 'a.prompt', edited, 2, [{ offset: 100, removed: 0, inserted: 'X' }]);
+    assert.equal(after.contentTokens, new PromptCounter({ tokenizer: 'o200k_base' }).count('k', 'a.prompt', edited, 1).contentTokens);
+  });
+
+  it('yields to the event loop while counting a large new text', async () => {
+    const text = 'word '.repeat(400_000);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    await new PromptCounter({ tokenizer: 'o200k_base' }).countAsync('k', 'a.prompt', text, 1, [], 2);
+    clearInterval(timer);
+    assert.ok(ticks > 0, 'no timer ran during the count: the event loop was blocked throughout');
+  });
+
+  it('keeps the newest version when an older count finishes last', async () => {
+    const counter = new PromptCounter({ tokenizer: 'o200k_base' });
+    const older = counter.countAsync('k', 'a.prompt', 'word '.repeat(100_000), 1);
+    counter.count('k', 'a.prompt', 'short text', 2);
+    await older;
+    assert.equal(counter.cached('k', 2)?.contentTokens, counter.count('k', 'a.prompt', 'short text', 2).contentTokens);
+    assert.equal(counter.cached('k', 1), undefined);
+  });
+});

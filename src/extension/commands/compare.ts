@@ -1,0 +1,67 @@
+import * as vscode from 'vscode';
+import { compareViewState, type CompareViewState } from '../../webview/compare/state';
+import type { PromptAnalyzer } from '../analysis/analyzer';
+import { compareFor } from '../analysis/compareFor';
+import type { Calibrations } from '../bench/calibrations';
+import { readSettings } from '../config';
+import { isPromptDocument } from '../promptDocuments';
+import type { ExtensionTables } from '../tables';
+import { PanelHost, type PanelSpec } from '../webview/panelHost';
+
+const SPEC: PanelSpec = { viewType: 'promptLens.compare', title: 'Compare Targets', script: 'compare' };
+
+/** "Compare Targets": every reasonable target for the active prompt, in a sortable table. */
+export class ComparePanel implements vscode.Disposable {
+  private host: PanelHost<CompareViewState> | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly analyzer: PromptAnalyzer,
+    private readonly tables: ExtensionTables,
+    private readonly calibrations: Calibrations,
+  ) {}
+
+  get state(): CompareViewState | undefined {
+    return this.host?.state;
+  }
+
+  async show(uri?: vscode.Uri): Promise<CompareViewState | undefined> {
+    const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
+    if (!document || !isPromptDocument(document)) {
+      void vscode.window.showWarningMessage('Prompt Latency Lens: open a prompt file to compare targets for it.');
+      return undefined;
+    }
+    const analysis = await this.analyzer.analyze(document);
+    if (!analysis || analysis.tooLarge) return undefined;
+    const { tables } = await this.tables.get();
+    let state: CompareViewState;
+    try {
+      const result = compareFor(document, analysis, tables, this.calibrations);
+      state = compareViewState(vscode.workspace.asRelativePath(document.uri), result, readSettings().settings.targets[0]);
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Prompt Latency Lens: ${(error as Error).message}`);
+      return undefined;
+    }
+    if (!this.host) {
+      const host = PanelHost.create<CompareViewState>(this.extensionUri, SPEC);
+      host.onMessage((message) => {
+        // Only the view's own action; a webview's messages are untrusted input.
+        if (message.type === 'command' && message.command === 'promptLens.setPrimaryTarget') void vscode.commands.executeCommand(message.command, message.args?.[0]);
+      });
+      host.onDidDispose(() => (this.host = undefined));
+      this.host = host;
+    } else this.host.panel.reveal(undefined, true);
+    this.host.setState(state);
+    return state;
+  }
+
+  /** Marks the new primary target in an open view. */
+  refreshPrimary(): void {
+    const state = this.host?.state;
+    if (state) this.host?.setState({ ...state, primaryTarget: readSettings().settings.targets[0] });
+  }
+
+  dispose(): void {
+    this.host?.panel.dispose();
+  }
+}

@@ -1,0 +1,40 @@
+import { mkdir } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { buildReport } from '../../core/findings/report';
+import { reportMarkdown } from '../../core/findings/reportMarkdown';
+import { getTokenizer } from '../../core/tokenize/registry';
+import type { PromptAnalyzer } from '../analysis/analyzer';
+import { writeAtomically } from '../bench/history';
+import { readSettings } from '../config';
+import { findPromptFiles } from '../promptDocuments';
+
+/**
+ * "Show Workspace Report": every prompt file (open ones with their unsaved text) on the primary
+ * target, written to the extension's storage and shown as a Markdown preview whose links open each
+ * file at each finding. Returns the Markdown.
+ */
+export async function showWorkspaceReport(analyzer: PromptAnalyzer, storage: vscode.Uri): Promise<string | undefined> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) {
+    void vscode.window.showWarningMessage('Prompt Latency Lens: open a folder to report on its prompts.');
+    return undefined;
+  }
+  const { settings } = readSettings();
+  const { target, settings: findingSettings } = await analyzer.workspaceReady();
+  const uris = await findPromptFiles();
+  const inputs: { path: string; text: string }[] = [];
+  for (const uri of uris) {
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    const bytes = open ? undefined : await vscode.workspace.fs.readFile(uri).then(undefined, () => undefined);
+    if (!open && (!bytes || bytes.byteLength > settings.maxFileBytes)) continue;
+    inputs.push({ path: vscode.workspace.asRelativePath(uri, false), text: open ? open.getText() : new TextDecoder().decode(bytes) });
+  }
+  const report = buildReport(inputs, { tokenizer: getTokenizer(target.tokenizer), costModel: target.model, settings: findingSettings });
+  const markdown = reportMarkdown(report, (file, line) => `${vscode.Uri.joinPath(folder.uri, file).toString()}#L${line}`);
+  // A file, not an untitled document: closing the preview never asks to save anything.
+  const file = vscode.Uri.joinPath(storage, 'workspace-report.md');
+  await mkdir(storage.fsPath, { recursive: true });
+  await writeAtomically(file.fsPath, markdown);
+  await vscode.commands.executeCommand('markdown.showPreview', file);
+  return markdown;
+}

@@ -1,0 +1,35 @@
+import * as vscode from 'vscode';
+import type { PromptAnalyzer } from '../analysis/analyzer';
+import { readSettings } from '../config';
+import { fmtTokens } from '../format';
+
+/** Above each message: its tokens and share of TTFT; on the first line, "Benchmark this prompt". */
+export class PromptCodeLensProvider implements vscode.CodeLensProvider {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.emitter.event;
+
+  constructor(private readonly analyzer: PromptAnalyzer) {}
+
+  refresh(): void {
+    this.emitter.fire();
+  }
+
+  async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
+    if (!readSettings(document.uri).settings.codeLens.enabled) return [];
+    const analysis = this.analyzer.cached(document) ?? (await this.analyzer.analyze(document));
+    if (!analysis || analysis.tooLarge) return [];
+    const top = new vscode.Range(0, 0, 0, 0);
+    const lenses = [new vscode.CodeLens(top, { title: '$(pulse) Benchmark this prompt', command: 'promptLens.benchmarkPrompt', arguments: [document.uri] })];
+    const primary = analysis.targets[0];
+    const content = analysis.count.contentTokens || 1;
+    analysis.parsed.messages.forEach((message, i) => {
+      const tokens = analysis.count.messages[i]?.tokens ?? 0;
+      // Prefill time is close to linear in tokens, so a message's share of tokens is its share of TTFT.
+      const share = Math.round((tokens / content) * 100);
+      const ttft = primary ? ` · ${share}% of TTFT (≈${Math.round((primary.cold.ttftMs.p50 * tokens) / content)} ms)` : '';
+      const line = document.positionAt(message.range.start).line;
+      lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), { title: `${message.role}: ${fmtTokens(tokens, analysis.count.exact)} tok${ttft}`, command: 'promptLens.compareTargets', arguments: [document.uri] }));
+    });
+    return lenses;
+  }
+}

@@ -1,0 +1,93 @@
+import * as vscode from 'vscode';
+import type { PromptAnalyzer } from '../analysis/analyzer';
+import { readSettings } from '../config';
+import { isPromptDocument } from '../promptDocuments';
+import type { CheapestLine } from './cheapest';
+import type { PromptCodeLensProvider } from './codeLens';
+import type { PrefixDecorations } from './decorations';
+import type { PromptDiagnostics } from './diagnostics';
+import type { PromptStatusBar } from './statusBar';
+
+const DEBOUNCE_MS = 150;
+
+/** Keeps every surface in step with the analyzer: on open, on edit (debounced), on settings change. */
+export class EditorSurfaces implements vscode.Disposable {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Settings and table problems already shown (each once per session, not on every keystroke). */
+  private readonly shownProblems = new Set<string>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly analyzer: PromptAnalyzer,
+    private readonly statusBar: PromptStatusBar,
+    private readonly diagnostics: PromptDiagnostics,
+    private readonly decorations: PrefixDecorations,
+    private readonly codeLens: PromptCodeLensProvider,
+    private readonly cheapest: CheapestLine,
+  ) {
+    this.disposables.push(
+      vscode.window.onDidChangeActiveTextEditor(() => this.refreshActive()),
+      vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document, DEBOUNCE_MS)),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        clearTimeout(this.timers.get(d.uri.toString()));
+        this.diagnostics.clear(d.uri);
+        this.cheapest.forget(d);
+      }),
+      analyzer.onDidChange((uri) => {
+        if (uri === undefined) this.refreshAll();
+      }),
+    );
+    this.refreshAll();
+  }
+
+  private schedule(document: vscode.TextDocument, delay: number): void {
+    if (!isPromptDocument(document)) return;
+    const key = document.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(key, setTimeout(() => void this.refresh(document), delay));
+  }
+
+  private refreshAll(): void {
+    for (const document of vscode.workspace.textDocuments) this.schedule(document, 0);
+    this.refreshActive();
+  }
+
+  private refreshActive(): void {
+    const document = vscode.window.activeTextEditor?.document;
+    if (!document || !isPromptDocument(document)) this.statusBar.hide();
+    else void this.refresh(document);
+  }
+
+  /** Analyses one document and updates what shows it. Errors are reported, never thrown into VS Code. */
+  async refresh(document: vscode.TextDocument): Promise<void> {
+    try {
+      const analysis = await this.analyzer.analyze(document);
+      if (!analysis || document.isClosed) return;
+      const { settings } = readSettings(document.uri);
+      for (const problem of analysis.problems.filter((p) => !this.shownProblems.has(p))) {
+        this.shownProblems.add(problem);
+        void vscode.window.showWarningMessage(`Prompt Latency Lens: ${problem}`);
+      }
+      if (vscode.window.activeTextEditor?.document === document) {
+        if (settings.statusBar.enabled) this.statusBar.show(analysis);
+        else this.statusBar.hide();
+      }
+      if (settings.diagnostics.enabled) await this.diagnostics.update(document, analysis);
+      else this.diagnostics.clear(document.uri);
+      for (const editor of vscode.window.visibleTextEditors.filter((e) => e.document === document)) {
+        if (settings.decorations.enabled) this.decorations.apply(editor, analysis);
+        else this.decorations.clear(editor);
+      }
+      this.codeLens.refresh();
+      await this.cheapest.update(document, analysis);
+    } catch (error) {
+      console.error('Prompt Latency Lens: analysis failed', error);
+    }
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,57 @@
+import * as vscode from 'vscode';
+import type { DocumentAnalysis } from '../analysis/analyzer';
+import { fmtMs, fmtTokens, fmtUsd, statusLine } from '../format';
+
+/**
+ * Two items: the active prompt's `tokens · TTFT · $` (tooltip: every target) and the primary
+ * target (click: the target picker). Hidden when the active editor is not a prompt.
+ */
+export class PromptStatusBar implements vscode.Disposable {
+  private readonly summary = vscode.window.createStatusBarItem('promptLens.summary', vscode.StatusBarAlignment.Right, 101);
+  private readonly target = vscode.window.createStatusBarItem('promptLens.target', vscode.StatusBarAlignment.Right, 100);
+
+  constructor() {
+    this.summary.name = 'Prompt Latency Lens: tokens, TTFT and cost';
+    this.summary.command = 'promptLens.compareTargets';
+    this.target.name = 'Prompt Latency Lens: primary target';
+    this.target.command = 'promptLens.selectTarget';
+  }
+
+  get text(): string {
+    return this.summary.text;
+  }
+
+  get targetText(): string {
+    return this.target.text;
+  }
+
+  show(analysis: DocumentAnalysis): void {
+    const primary = analysis.targets[0];
+    if (analysis.tooLarge) {
+      this.summary.text = `$(warning) prompt ${analysis.tooLarge}`;
+      this.summary.tooltip = undefined;
+    } else {
+      this.summary.text = `$(pulse) ${statusLine(primary?.inputTokens ?? analysis.count.inputTokens, analysis.count.exact, primary)}`;
+      this.summary.tooltip = tooltip(analysis);
+    }
+    this.target.text = `$(server) ${primary?.label ?? 'no target'}`;
+    this.target.tooltip = 'Prompt Latency Lens: primary target — click to choose';
+    this.summary.show();
+    this.target.show();
+  }
+
+  hide(): void {
+    this.summary.hide();
+    this.target.hide();
+  }
+
+  dispose(): void {
+    this.summary.dispose();
+    this.target.dispose();
+  }
+}
+
+function tooltip(a: DocumentAnalysis): vscode.MarkdownString {
+  const rows = a.targets.map((t) => `| ${t.label} | ${fmtTokens(t.inputTokens, t.exact)} | ${fmtMs(t.cold.ttftMs.p50)} | ${t.warm ? fmtMs(t.warm.ttftMs.p50) : '–'} | ${fmtMs(t.cold.tpotMs.p50)} | ${fmtUsd(t.warm?.costUsd ?? t.cold.costUsd)} |`);
+  return new vscode.MarkdownString(['**Prompt Latency Lens** — per target', '', '| target | tokens | TTFT cold | warm | TPOT | $/call |', '|---|---|---|---|---|---|', ...rows, '', 'Click: compare all targets'].join('\n'));
+}

@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { fmtMs } from '../../../src/core/analysis/targetEstimates';
+import { countPrompt } from '../../../src/core/count';
+import { estimate, loadTables, parseTargetId, resolveTarget } from '../../../src/core/estimate';
+import { parsePrompt } from '../../../src/core/prompt/parse';
+import { getTokenizer } from '../../../src/core/tokenize/registry';
+import { cleanWorkbench, clickWebview, extensionApi, hoverTexts, openPrompt, queryWebviews, screenshot, waitFor, workspaceFile } from '../helpers';
+
+async function promptLensHover(uri: vscode.Uri, position: vscode.Position): Promise<string> {
+  const texts = await hoverTexts(uri, position);
+  const hover = texts.find((t) => t.includes('Prompt Latency Lens'));
+  assert.ok(hover, `no hover in ${JSON.stringify(texts)}`);
+  return hover;
+}
+
+async function diagnosticsWith(uri: vscode.Uri, code: string): Promise<vscode.Diagnostic[]> {
+  return waitFor(`${code} diagnostics on ${uri.path}`, () => {
+    const found = vscode.languages.getDiagnostics(uri).filter((d) => d.code === code);
+    return found.length > 0 ? found : undefined;
+  }, 20_000);
+}
+
+describe('editor surfaces', () => {
+  it('hover: per-message tokens and the primary target from Prompty front matter, numbers from the core', async () => {
+    const editor = await openPrompt('customer-support.prompty');
+    const document = editor.document;
+    const parsed = parsePrompt(document.fileName, document.getText());
+    const count = countPrompt(parsed, getTokenizer('o200k_base')); // front matter names gpt-4o
+    const user = parsed.messages.findIndex((m) => m.role === 'user');
+    assert.ok(user > 0);
+    const position = document.positionAt(parsed.messages[user]!.range.start + 5);
+    const hover = await promptLensHover(document.uri, position);
+    assert.ok(hover.includes('primary target `openai/gpt-4o`'), hover);
+    assert.ok(hover.includes(`prompt **${count.inputTokens.toLocaleString('en-US')}** tokens`), hover);
+    assert.ok(hover.includes(`this user message **${count.messages[user]!.tokens.toLocaleString('en-US')}**`), hover);
+    const target = resolveTarget(parseTargetId('openai/gpt-4o'), loadTables().tables);
+    const cold = estimate(target, { inputTokens: count.inputTokens, outputTokens: 256, concurrency: 8 });
+    assert.ok(hover.includes(`| openai/gpt-4o | ${fmtMs(cold.coldTtftMs.p50)} (`), `expected cold TTFT ${fmtMs(cold.coldTtftMs.p50)} in\n${hover}`);
+    const api = await extensionApi();
+    const status = await waitFor('status bar for the Prompty file', () => (api.statusBarText().startsWith(`$(pulse) ${count.inputTokens.toLocaleString('en-US')} tok`) ? api.statusBarText() : undefined));
+    assert.match(status, /TTFT ≈/);
+    assert.match(api.targetText(), /openai\/gpt-4o/);
+  });
+
+  it('diagnostics: oversized retrieved context, with its numbers', async () => {
+    const editor = await openPrompt('findings/rag-oversized.prompt');
+    const [rag] = await diagnosticsWith(editor.document.uri, 'rag-budget');
+    assert.equal(rag!.severity, vscode.DiagnosticSeverity.Warning);
+    assert.match(rag!.message, /^Retrieved context: [\d,]+ tokens \(\d+% of the prompt\) adds ≈[\d.]+ m?s TTFT and \$[\d.]+\/call on llama-3\.1-70b · 4×h100-sxm; budget 4,000$/);
+    assert.equal(rag!.source, 'Prompt Latency Lens');
+  });
+
+  it('diagnostics: two prompts sharing a ~2,000-token system prompt are a prefix-cache group', async () => {
+    const editor = await openPrompt('findings/support-billing.prompt');
+    const [group] = await diagnosticsWith(editor.document.uri, 'prefix-cache');
+    assert.match(group!.message, /the first 2,\d{3} tokens are shared with \d other file/);
+    assert.ok(group!.relatedInformation?.some((r) => r.location.uri.path.endsWith('support-shipping.prompt')), 'the other member is linked');
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, group!.range);
+    assert.ok(actions.some((a) => /prompts sharing this prefix/.test(a.title)), actions.map((a) => a.title).join('; '));
+  });
+
+  it('diagnostics: a cache breaker, and quick fixes that suppress it or show where it could go', async () => {
+    await cleanWorkbench();
+    await openPrompt('findings/rag-oversized.prompt');
+    const editor = await openPrompt('findings/support-personalised-breaker.prompt');
+    const [breaker] = await diagnosticsWith(editor.document.uri, 'cache-breaker');
+    assert.equal(breaker!.severity, vscode.DiagnosticSeverity.Warning);
+    assert.match(breaker!.message, /would make [\d,]+ tokens cacheable/);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, breaker!.range);
+    const titles = actions.map((a) => a.title);
+    assert.ok(titles.includes('Open setting promptLens.findings.disabled'), titles.join('; '));
+    assert.ok(titles.some((t) => t.startsWith('Show where the dynamic part could go')), titles.join('; '));
+    await vscode.commands.executeCommand('workbench.actions.view.problems');
+    await new Promise((r) => setTimeout(r, 800));
+    await screenshot('diagnostics');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    const suppress = actions.find((a) => a.title === 'Suppress cache-breaker in this file');
+    assert.ok(suppress?.edit);
+    assert.ok(await vscode.workspace.applyEdit(suppress.edit));
+    assert.match(editor.document.lineAt(0).text, /prompt-lens-disable cache-breaker/);
+    await waitFor('breaker cleared after the pragma', () => (vscode.languages.getDiagnostics(editor.document.uri).some((d) => d.code === 'cache-breaker') ? undefined : true), 20_000);
+    await vscode.commands.executeCommand('undo');
+  });
+
+  it('code lenses: "Benchmark this prompt" first, then each message with tokens and share of TTFT', async () => {
+    const editor = await openPrompt('support.prompt');
+    const lenses = await waitFor('code lenses', async () => {
+      const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri);
+      return found.length >= 3 ? found : undefined;
+    });
+    assert.equal(lenses[0]!.command?.command, 'promptLens.benchmarkPrompt');
+    assert.match(lenses[0]!.command!.title, /Benchmark this prompt/);
+    const messages = lenses.slice(1).map((l) => l.command!.title);
+    assert.match(messages[0]!, /^system: [\d,]+ tok · \d+% of TTFT/);
+    assert.match(messages[1]!, /^user: [\d,]+ tok · \d+% of TTFT/);
+  });
+
+  it('the target picker command changes the hover\'s primary target', async () => {
+    const editor = await openPrompt('support.prompt');
+    assert.equal(await vscode.commands.executeCommand('promptLens.setPrimaryTarget', 'anthropic/claude-sonnet-4'), 'anthropic/claude-sonnet-4');
+    const hover = await waitFor('hover on the new target', async () => {
+      const h = await promptLensHover(editor.document.uri, new vscode.Position(1, 3));
+      return h.includes('primary target `anthropic/claude-sonnet-4`') ? h : undefined;
+    });
+    assert.match(hover, /approximate/); // Claude's tokenizer is approximated, and says so
+    await vscode.workspace.getConfiguration('promptLens').update('targets', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('Compare Targets opens a table of targets; "Use" on a row makes it the primary target', async () => {
+    await cleanWorkbench();
+    const editor = await openPrompt('support.prompt');
+    const state = await vscode.commands.executeCommand<{ rows: { target: string }[] }>('promptLens.compareTargets', editor.document.uri);
+    assert.ok(state && state.rows.length > 10, 'rows for providers and self-hosted deployments');
+    const rows = await waitFor('compare rows in the webview', async () => {
+      const found = await queryWebviews('compare-rows', '[data-test=compare-row]');
+      return found.texts.length > 10 ? found : undefined;
+    }, 20_000);
+    assert.equal(rows.scripted, false);
+    await screenshot('compare');
+    const chosen = state.rows[0]!.target;
+    assert.ok(await clickWebview('compare-use', '[data-test=compare-row] [data-test=use]'));
+    const hover = await waitFor('hover on the chosen target', async () => {
+      const h = await promptLensHover(editor.document.uri, new vscode.Position(1, 3));
+      return h.includes(`primary target \``) && vscode.workspace.getConfiguration('promptLens').get<string[]>('targets')?.[0] === chosen ? h : undefined;
+    }, 20_000);
+    assert.ok(hover);
+    await vscode.workspace.getConfiguration('promptLens').update('targets', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('bad settings and table rows are named in the hover, skipped, and everything else keeps working', async () => {
+    const config = vscode.workspace.getConfiguration('promptLens');
+    await config.update('targets', ['llama-3.1-70b@4xh100-sxn', 'openai/gpt-4o'], vscode.ConfigurationTarget.Workspace);
+    await config.update('hardware', [{ id: 'bad-gpu', flops: { bf16: -5 } }], vscode.ConfigurationTarget.Workspace);
+    const editor = await openPrompt('support.prompt');
+    let last = '';
+    const hover = await waitFor('hover naming the problems', async () => {
+      last = await promptLensHover(editor.document.uri, new vscode.Position(1, 3));
+      return last.includes('promptLens.targets') ? last : undefined;
+    }).catch(() => assert.fail(`hover without the problems:\n${last}`));
+    assert.match(hover, /promptLens\.targets: unknown hardware 'h100-sxn'; did you mean h100-sxm/);
+    assert.match(hover, /settings: hardware\[0\]/);
+    assert.ok(hover.includes('primary target `openai/gpt-4o`'), 'the valid target still works');
+    await config.update('targets', undefined, vscode.ConfigurationTarget.Workspace);
+    await config.update('hardware', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
+  it('Show Workspace Report: a Markdown table linking every file and finding', async () => {
+    await cleanWorkbench();
+    const markdown = await vscode.commands.executeCommand<string>('promptLens.showWorkspaceReport');
+    assert.match(markdown, /^# Prompt Latency Lens — workspace report/);
+    assert.match(markdown, /\| warning \| \[findings\/rag-oversized\.prompt:\d+:\d+\]\(file:\/\/.*rag-oversized\.prompt#L\d+\) \| `rag-budget` \|/);
+    assert.ok(markdown.includes(`(${workspaceFile('support.prompt').toString()}#L1)`));
+    await new Promise((r) => setTimeout(r, 1500));
+    await screenshot('report');
+  });
+});

@@ -1,0 +1,104 @@
+// Editor responsiveness figures (`npm run bench:editor`), not pass/fail timings: the numbers are
+// written to .test-output/editor-bench.json and printed by the harness. Assertions here only check
+// that each measurement really happened.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+import { extensionApi, hoverTexts, openPrompt, sleep, waitFor, workspaceFile } from '../helpers';
+
+const figures: Record<string, number | string | string[]> = {};
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+function mixedText(bytes: number): string {
+  const parts = [
+    'The retrieval step returns the five most relevant passages; cite each one you use. ',
+    'function add(a: number, b: number): number { return a + b; }\n',
+    '{"id": 1234, "name": "widget", "tags": ["a", "b"], "price": 19.99}\n',
+    '检索到的文档需要被引用。モデルは簡潔に答える。\n',
+  ];
+  let text = 'system:\nYou answer questions about the documents below.\nuser:\n';
+  for (let i = 0; text.length < bytes; i++) text += parts[i % parts.length];
+  return text;
+}
+
+describe('perf: editor responsiveness', function () {
+  this.timeout(300_000);
+
+  after(() => {
+    writeFileSync(join(process.env.PROMPT_LENS_SCREENSHOT_DIR ?? '.', '..', 'editor-bench.json'), JSON.stringify(figures, null, 2));
+  });
+
+  it('activation loads no vocabulary', async () => {
+    const api = await extensionApi();
+    figures.activationMs = Number(api.activation.ms.toFixed(1));
+    figures.vocabulariesAtActivation = api.activation.vocabularies;
+    assert.ok(Array.isArray(api.activation.vocabularies));
+  });
+
+  it('1 MB prompt: first analysis, hover latency, keystroke to status bar, longest block while editing', async () => {
+    const file = 'perf/one-megabyte.prompt';
+    await vscode.workspace.fs.writeFile(workspaceFile(file), new TextEncoder().encode(mixedText(1_000_000)));
+    const api = await extensionApi();
+    const lag = monitorEventLoopDelay({ resolution: 5 });
+    lag.enable();
+    const t0 = performance.now();
+    const editor = await openPrompt(file);
+    await api.analysis(editor.document);
+    figures.firstAnalysisMs = Math.round(performance.now() - t0);
+    figures.longestBlockDuringFirstAnalysisMs = Math.round(lag.max / 1e6);
+
+    const hovers: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const start = performance.now();
+      const texts = await hoverTexts(editor.document.uri, new vscode.Position(3 + (i % 50), 1));
+      hovers.push(performance.now() - start);
+      assert.ok(texts.some((t) => t.includes('Prompt Latency Lens')));
+    }
+    figures.hoverMedianMs = Number(percentile(hovers, 50).toFixed(1));
+    figures.hoverP99Ms = Number(percentile(hovers, 99).toFixed(1));
+
+    lag.reset();
+    const gcPauses: number[] = [];
+    const gc = new PerformanceObserver((list) => gcPauses.push(...list.getEntries().map((e) => e.duration)));
+    gc.observe({ entryTypes: ['gc'] });
+    const keystrokes: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const before = api.statusBarText();
+      const start = performance.now();
+      await editor.edit((b) => b.insert(new vscode.Position(3 + i, 0), i % 2 ? 'x' : 'yz '));
+      await waitFor('status bar refresh', () => (api.statusBarText() !== before ? true : undefined), 10_000);
+      keystrokes.push(performance.now() - start - 150); // minus the debounce
+      await sleep(50);
+    }
+    figures.keystrokeToStatusBarAfterDebounceMedianMs = Number(percentile(keystrokes, 50).toFixed(1));
+    figures.keystrokeToStatusBarAfterDebounceP99Ms = Number(percentile(keystrokes, 99).toFixed(1));
+    figures.longestBlockWhileEditingMs = Math.round(lag.max / 1e6);
+    gc.disconnect();
+    figures.longestGcPauseWhileEditingMs = Math.round(Math.max(0, ...gcPauses));
+    figures.heapUsedMb = Math.round(process.memoryUsage().heapUsed / 1e6);
+    lag.disable();
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('40 MB prompt (over promptLens.maxFileBytes; VS Code gives extensions nothing over 50 MB): longest block while open', async () => {
+    const file = 'perf/forty-megabytes.prompt';
+    await vscode.workspace.fs.writeFile(workspaceFile(file), new TextEncoder().encode('lorem ipsum dolor sit amet '.repeat(1_500_000)));
+    const api = await extensionApi();
+    const lag = monitorEventLoopDelay({ resolution: 5 });
+    lag.enable();
+    const document = await vscode.workspace.openTextDocument(workspaceFile(file));
+    await vscode.window.showTextDocument(document);
+    const analysis = await api.analysis(document);
+    await sleep(500);
+    figures.longestBlockWith40MbOpenMs = Math.round(lag.max / 1e6);
+    figures.fortyMegabyteStatus = analysis?.tooLarge ?? 'analysed';
+    lag.disable();
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+});

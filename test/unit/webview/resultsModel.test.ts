@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import type { BenchResult, LevelResult, RequestRecord } from '../../../src/core/bench/result';
+import { summarizeLevel } from '../../../src/core/bench/stats';
+import { itlByPosition, kneeSeries, levelRows, ms, ttftCdf, verdict } from '../../../src/webview/results/model';
+
+const slo = { ttftMs: 500, tpotMs: 30 };
+
+function request(ttftMs: number, itlMs: number[], ok = true): RequestRecord {
+  const e2eMs = ttftMs + itlMs.reduce((a, b) => a + b, 0);
+  return ok ? { startMs: 0, ok, ttftMs, e2eMs, itlMs, outputTokens: itlMs.length + 1, tpotMs: itlMs.length ? (e2eMs - ttftMs) / itlMs.length : undefined } : { startMs: 0, ok, itlMs: [], error: { class: 'http', message: 'HTTP 500' } };
+}
+
+function level(concurrency: number, requests: RequestRecord[]): LevelResult {
+  return { label: `c=${concurrency}`, concurrency, durationMs: 1000, warmupErrors: 0, requests, summary: summarizeLevel(requests, 1000, slo) };
+}
+
+function run(levels: LevelResult[]): BenchResult {
+  return { schemaVersion: 1, startedAt: '2026-11-30T00:00:00Z', endpoint: { name: 'e', kind: 'openai-chat', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' }, options: { requests: 1, warmup: 0, cache: 'cold', maxTokens: 4, timeoutMs: 1 }, slo, partial: false, modes: [{ cache: 'cold', levels }] };
+}
+
+describe('results view model', () => {
+  const fast = level(1, [request(100, [10, 10]), request(200, [10, 20]), request(300, [10, 30])]);
+  const slow = level(4, [request(400, [10]), request(900, [40]), request(0, [], false)]);
+  const result = run([fast, slow]);
+
+  it('one row per level with its percentiles and the SLO check (≥90% of requests within both limits)', () => {
+    const rows = levelRows(result);
+    assert.deepEqual(rows.map((r) => [r.level, r.requests, r.failed, r.meetsSlo]), [['c=1', 3, 0, true], ['c=4', 3, 1, false]]);
+    assert.equal(rows[0]!.ttft!.p50, 200);
+    const v = verdict(result);
+    assert.equal(v.pass, false);
+    assert.deepEqual(v.failures, ['cold c=4: 33% met the SLOs (needs 90%)']);
+  });
+
+  it('the TTFT CDF steps through the sorted successful samples', () => {
+    assert.deepEqual(ttftCdf(slow), { x: [400, 900], y: [0.5, 1] });
+  });
+
+  it('the knee series is ordered by concurrency, with p50/p99 TTFT and throughput', () => {
+    const knee = kneeSeries(run([slow, fast]).modes[0]!);
+    assert.deepEqual(knee.concurrency, [1, 4]);
+    assert.deepEqual(knee.ttftP50, [200, 650]);
+  });
+
+  it('mean inter-token latency per output position', () => {
+    assert.deepEqual(itlByPosition(fast), { position: [1, 2], meanMs: [10, 20] });
+  });
+
+  it('formats milliseconds without false precision', () => {
+    assert.deepEqual([ms(3.14159), ms(42.4), ms(1234), ms(undefined)], ['3.1 ms', '42 ms', '1.23 s', '–']);
+  });
+});
