@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { benchCommand, BENCH_USAGE } from './commands/bench';
 import { compareCommand, COMPARE_USAGE } from './commands/compare';
@@ -8,7 +8,7 @@ import { estimateCommand, ESTIMATE_USAGE } from './commands/estimate';
 import { reportCommand, REPORT_USAGE } from './commands/report';
 import { serveSimCommand, SERVE_SIM_USAGE } from './commands/serveSim';
 import { targetsCommand, TARGETS_USAGE } from './commands/targets';
-import { EXIT, UsageError, type CliIo } from './io';
+import { EXIT, terminalSafe, UsageError, type CliIo } from './io';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
@@ -47,18 +47,24 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-/** Usage errors and node's own argument errors become one line, never a stack trace. */
+/** Usage errors and node's own argument errors become one line (of at most 1,000 characters), never a stack trace. */
 function oneLine(error: unknown): string {
-  if (error instanceof UsageError) return error.message;
-  if (error instanceof Error) return error.message.split('\n')[0] ?? 'error';
-  return String(error);
+  const text = error instanceof UsageError ? error.message : error instanceof Error ? (error.message.split('\n')[0] ?? 'error') : String(error);
+  const line = text.replace(/\s*[\r\n]+\s*/g, ' ');
+  return line.length > 1000 ? `${line.slice(0, 999)}…` : line;
 }
 
 function processIo(): CliIo {
   return {
-    out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
+    out: (text) => process.stdout.write(terminalSafe(text)),
+    err: (text) => process.stderr.write(terminalSafe(text)),
     readFile: (path) => readFile(path, 'utf8'),
+    fileSize: async (path) => {
+      const info = await stat(path);
+      if (info.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' });
+      if (!info.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
+      return info.size;
+    },
     listFiles,
     env: process.env,
     cwd: process.cwd(),

@@ -1,16 +1,11 @@
 import { loadTables, parseTableText, type TableSource, type Tables } from '../core/estimate';
-import { UsageError, type CliIo } from './io';
+import { readInput, UsageError, type CliIo } from './io';
 
 /** Loads built-in tables plus each --table FILE; invalid rows are reported on stderr and skipped. */
 export async function loadCliTables(files: readonly string[], io: CliIo): Promise<Tables> {
   const sources: TableSource[] = [];
   for (const file of files) {
-    let text: string;
-    try {
-      text = await io.readFile(file);
-    } catch (error) {
-      throw new UsageError(`cannot read table ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
+    const { text } = await readInput(io, file, 'table ');
     const { source, problem } = parseTableText(file, text);
     if (problem) throw new UsageError(`table ${file}: ${problem.message}`);
     if (source) sources.push(source);

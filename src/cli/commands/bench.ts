@@ -18,14 +18,16 @@ import {
 } from '../../core/bench';
 import { parsePrompt } from '../../core/prompt/parse';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
-import { EXIT, UsageError, type CliIo } from '../io';
+import { EXIT, readInput, UsageError, type CliIo } from '../io';
+import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, readWholePrompt } from '../promptInput';
 import { loadCliTables } from '../tables';
 import { formatBenchReport } from './benchReport';
 import { flag, intFlag, numberFlag } from './flags';
 
 export const BENCH_USAGE =
   'prompt-lens bench FILE (--endpoint NAME --endpoints FILE | --base-url URL --model M [--kind K]) [--concurrency 1,4,16 | --rate R] ' +
-  '[--requests N] [--warmup N] [--cache cold|warm|both] [--max-tokens M] [--timeout-ms T] [--time-limit-s S] [--slo ttft=500,tpot=30[,min=90]] [--target ID [--table FILE]] [--api-key-env NAME] [--json]';
+  '[--requests N] [--warmup N] [--cache cold|warm|both] [--max-tokens M] [--timeout-ms T] [--time-limit-s S] [--slo ttft=500,tpot=30[,min=90]] [--target ID [--table FILE]] [--api-key-env NAME] [--json] ' +
+  MAX_FILE_USAGE;
 
 export const DEFAULT_KEY_ENV = 'PROMPT_LENS_API_KEY';
 
@@ -48,6 +50,7 @@ const OPTIONS = {
   json: { type: 'boolean', default: false },
   target: { type: 'string' },
   table: { type: 'string', multiple: true },
+  ...MAX_FILE_OPTION,
 } as const;
 
 const concurrencyList = z
@@ -97,7 +100,7 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
   const endpoint = values.target ? { ...resolved, target: values.target } : resolved;
   const apiKey = resolveApiKey(values['api-key-env'], io.env);
 
-  const prompt = benchMessages(parsePrompt(file, await readInput(io, file)));
+  const prompt = benchMessages(parsePrompt(file, await readWholePrompt(io, file, maxFileBytesFlag(values['max-file-bytes']))));
   if (!prompt.ok) throw new UsageError(`${file}: ${prompt.error}`);
 
   const tokenizer = getTokenizer(DEFAULT_TOKENIZER);
@@ -148,7 +151,7 @@ async function resolveEndpoint(values: Values, io: CliIo): Promise<EndpointConfi
       throw new UsageError('--endpoint takes its URL, model and kind from the endpoints file; drop --base-url/--model/--kind');
     }
     if (values.endpoints === undefined) throw new UsageError('--endpoint NAME needs --endpoints FILE (a JSON array of endpoints)');
-    const loaded = loadEndpointsFile(await readInput(io, values.endpoints), values.endpoints);
+    const loaded = loadEndpointsFile((await readInput(io, values.endpoints, 'endpoints file ')).text, values.endpoints);
     if (!loaded.ok) throw new UsageError(loaded.error);
     const found = loaded.value.find((e) => e.name === values.endpoint);
     if (!found) throw new UsageError(`no endpoint named '${values.endpoint}' in ${values.endpoints} (it has: ${loaded.value.map((e) => e.name).join(', ') || 'none'})`);
@@ -163,14 +166,6 @@ async function resolveEndpoint(values: Values, io: CliIo): Promise<EndpointConfi
   const parsed = parseEndpoint({ name: 'command line', baseUrl: values['base-url'], model: values.model, ...(values.kind ? { kind: values.kind } : {}) });
   if (!parsed.ok) throw new UsageError(parsed.error.replace(/^baseUrl:/, '--base-url:').replace(/^model:/, '--model:'));
   return parsed.value;
-}
-
-async function readInput(io: CliIo, path: string): Promise<string> {
-  try {
-    return await io.readFile(path);
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
 }
 
 /** The key from the environment; a named variable that is unset is a usage error (its value is never shown). */

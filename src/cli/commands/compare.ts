@@ -2,12 +2,13 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { columnsFor, compareTargets, PROFILE_NAMES, promptSloSettings, promptTokenCounter, resolveProfile, selfHostedModel, type CompareResult, type SloSettings } from '../../core/compare';
 import { parsePrompt } from '../../core/prompt/parse';
-import { EXIT, readInput, UsageError, type CliIo } from '../io';
+import { EXIT, UsageError, type CliIo } from '../io';
+import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, readWholePrompt } from '../promptInput';
 import { loadCliTables } from '../tables';
 import { flag, intFlag } from './flags';
 
 export const COMPARE_USAGE =
-  'prompt-lens compare FILE [--profile interactive|batch] [--slo ttft=500,tpot=30] [--concurrency C] [--output-tokens M] [--model ID] [--cached N] [--table FILE] [--json]';
+  'prompt-lens compare FILE [--profile interactive|batch] [--slo ttft=500,tpot=30] [--concurrency C] [--output-tokens M] [--model ID] [--cached N] [--table FILE] [--json] ' + MAX_FILE_USAGE;
 
 const OPTIONS = {
   profile: { type: 'string' },
@@ -18,6 +19,7 @@ const OPTIONS = {
   cached: { type: 'string' },
   table: { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
+  ...MAX_FILE_OPTION,
 } as const;
 
 /** `ttft=500,tpot=30`; `none` drops a limit. */
@@ -43,7 +45,7 @@ export async function compareCommand(args: string[], io: CliIo): Promise<number>
   const cached = values.cached === undefined ? 0 : flag('cached', values.cached, intFlag(0, 100_000_000));
 
   const tables = await loadCliTables(values.table ?? [], io);
-  const text = await readInput(io, file);
+  const text = await readWholePrompt(io, file, maxFileBytesFlag(values['max-file-bytes']));
   const prompt = parsePrompt(file, text);
   // The file's own profile, if it names one; flags override it field by field.
   const fromFile = promptSloSettings(text);

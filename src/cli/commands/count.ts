@@ -1,39 +1,45 @@
 import { parseArgs } from 'node:util';
 import { countPrompt, tokenizerIdFor, type PromptCount } from '../../core/count';
 import { parsePrompt } from '../../core/prompt/parse';
+import { listNames } from '../../core/prompt/variables';
+import { hasLongRun, MAX_RUN } from '../../core/tokenize/bpe';
+import { withChatOverhead } from '../../core/tokenize/chatOverhead';
 import { getTokenizer, isTokenizerId } from '../../core/tokenize/registry';
+import { estimateFromSamples, SAMPLE_WINDOWS } from '../../core/tokenize/sampled';
 import { TOKENIZER_IDS, type TokenizerId } from '../../core/tokenize/types';
-import { EXIT, UsageError, type CliIo } from '../io';
+import { EXIT, formatBytes, UsageError, type CliIo } from '../io';
+import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, oversizedMessage, readPromptFile } from '../promptInput';
 
-export const COUNT_USAGE = 'prompt-lens count FILE... [--tokenizer ID] [--json]';
+export const COUNT_USAGE = `prompt-lens count FILE... [--tokenizer ID] [--json] ${MAX_FILE_USAGE}`;
 
 interface CountRow extends PromptCount {
   file: string;
+  /** Why a count is approximate beyond its tokenizer (a file over the size limit, cut runs). */
+  notes: string[];
 }
 
 export async function countCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { json: { type: 'boolean', default: false }, tokenizer: { type: 'string' } },
+    options: { json: { type: 'boolean', default: false }, tokenizer: { type: 'string' }, ...MAX_FILE_OPTION },
     allowPositionals: true,
     strict: true,
   });
   if (positionals.length === 0) throw new UsageError(`no file given; usage: ${COUNT_USAGE}`);
   const forced = values.tokenizer === undefined ? undefined : tokenizerFlag(values.tokenizer);
+  const maxBytes = maxFileBytesFlag(values['max-file-bytes']);
 
   const rows: CountRow[] = [];
   let failed = false;
   for (const file of positionals) {
-    let text: string;
     try {
-      text = await io.readFile(file);
+      const input = await readPromptFile(io, file, maxBytes);
+      rows.push(input.oversized ? oversizedRow(file, input.text, input.bytes, maxBytes, forced) : parsedRow(file, input.text, forced));
     } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
       failed = true;
-      io.err(`prompt-lens: cannot read ${file}: ${describeFsError(error)}\n`);
-      continue;
+      io.err(`prompt-lens: ${error.message}\n`);
     }
-    const parsed = parsePrompt(file, text);
-    rows.push({ file, ...countPrompt(parsed, getTokenizer(forced ?? tokenizerIdFor(parsed))) });
   }
 
   if (values.json) {
@@ -42,6 +48,30 @@ export async function countCommand(args: string[], io: CliIo): Promise<number> {
     for (const row of rows) io.out(`${textLine(row)}\n`);
   }
   return failed ? EXIT.usage : EXIT.ok;
+}
+
+function parsedRow(file: string, text: string, forced: TokenizerId | undefined): CountRow {
+  const parsed = parsePrompt(file, text);
+  const count = countPrompt(parsed, getTokenizer(forced ?? tokenizerIdFor(parsed)));
+  if (!hasLongRun(text)) return { file, ...count, notes: [] };
+  return { file, ...count, exact: false, notes: [`runs of over ${MAX_RUN} characters without a token boundary are cut: count approximate`] };
+}
+
+/** Not parsed: the raw text as one message, its tokens estimated from samples. */
+function oversizedRow(file: string, text: string, bytes: number, maxBytes: number, forced: TokenizerId | undefined): CountRow {
+  const tokenizer = getTokenizer(forced ?? 'o200k_base');
+  const tokens = estimateFromSamples(text, tokenizer);
+  return {
+    file,
+    tokenizer: tokenizer.id,
+    exact: false,
+    contentTokens: tokens,
+    inputTokens: withChatOverhead(tokens, 1, tokenizer.id),
+    messages: [{ role: 'user', tokens }],
+    variables: [],
+    errors: [],
+    notes: [`${oversizedMessage(file, bytes, maxBytes)}: not parsed; tokens estimated from ${SAMPLE_WINDOWS} samples of the raw text (${formatBytes(bytes)})`],
+  };
 }
 
 function tokenizerFlag(value: string): TokenizerId {
@@ -54,23 +84,9 @@ function textLine(row: CountRow): string {
   const mark = row.exact ? '' : '≈';
   const notes = [
     `${row.messages.length} message${row.messages.length === 1 ? '' : 's'}`,
-    ...(row.variables.length > 0 ? [`unfilled: ${row.variables.join(', ')}`] : []),
+    ...(row.variables.length > 0 ? [`unfilled: ${listNames(row.variables)}`] : []),
     ...(row.errors.length > 0 ? [`${row.errors.length} problem${row.errors.length === 1 ? '' : 's'}: ${row.errors[0]?.message ?? ''}`] : []),
+    ...row.notes,
   ];
   return `${mark}${row.contentTokens.toLocaleString('en-US')}\t${mark}${row.inputTokens.toLocaleString('en-US')} input\t${row.tokenizer}\t${row.file}\t(${notes.join('; ')})`;
-}
-
-function describeFsError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'is a directory';
-    default:
-      return code ?? (error instanceof Error ? error.message : String(error));
-  }
 }

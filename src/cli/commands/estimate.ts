@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { estimate, parseGpuCount, parsePrecision, promptTokenCount, resolveTarget, targetTokenizerId, type Estimate, type Range, type TargetSpec } from '../../core/estimate';
-import { EXIT, readInput, UsageError, type CliIo } from '../io';
+import { EXIT, UsageError, type CliIo } from '../io';
+import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, readWholePrompt } from '../promptInput';
 import { loadCliTables } from '../tables';
 
 export const ESTIMATE_USAGE =
-  'prompt-lens estimate (FILE | --tokens N) (--model ID --hardware ID [--gpus N] [--precision P] | --provider ID --model ID) [--cached N] [--output-tokens M] [--concurrency C] [--table FILE] [--json]';
+  'prompt-lens estimate (FILE | --tokens N) (--model ID --hardware ID [--gpus N] [--precision P] | --provider ID --model ID) [--cached N] [--output-tokens M] [--concurrency C] [--table FILE] [--json] ' + MAX_FILE_USAGE;
 
 const OPTIONS = {
   tokens: { type: 'string' },
@@ -19,6 +20,7 @@ const OPTIONS = {
   concurrency: { type: 'string' },
   table: { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
+  ...MAX_FILE_OPTION,
 } as const;
 
 function intFlag(name: string, value: string | undefined, min: number): number | undefined {
@@ -45,7 +47,7 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
 
   let tokens = { tokens: tokensFlag ?? 0, tokenizer: 'none (--tokens)', exact: true };
   if (file !== undefined) {
-    tokens = promptTokenCount(file, await readInput(io, file), targetTokenizerId(target));
+    tokens = promptTokenCount(file, await readWholePrompt(io, file, maxFileBytesFlag(values['max-file-bytes'])), targetTokenizerId(target));
   }
   if (cached > tokens.tokens) throw new UsageError(`--cached ${cached} exceeds the prompt's ${tokens.tokens} input tokens`);
 

@@ -10,9 +10,10 @@ import { FINDING_CODES } from '../../core/findings/types';
 import { DEFAULT_INCLUDE_GLOBS, promptFileMatcher } from '../../core/promptFiles';
 import { getTokenizer } from '../../core/tokenize/registry';
 import { EXIT, UsageError, type CliIo } from '../io';
+import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, oversizedMessage } from '../promptInput';
 
 export const REPORT_USAGE =
-  'prompt-lens report [DIR] [--target ID] [--table FILE] [--json] [--fail-on warning|error] [--include GLOB]... [--disable CODE]... [--rag-max-tokens N] [--rag-max-share F] [--min-shared-tokens N]';
+  'prompt-lens report [DIR] [--target ID] [--table FILE] [--json] [--fail-on warning|error] [--include GLOB]... [--disable CODE]... [--rag-max-tokens N] [--rag-max-share F] [--min-shared-tokens N] ' + MAX_FILE_USAGE;
 
 const failOn = z.enum(['warning', 'error']);
 const positiveInt = z.coerce.number().int().positive();
@@ -40,6 +41,7 @@ export async function reportCommand(args: string[], io: CliIo): Promise<number> 
       'rag-max-tokens': { type: 'string' },
       'rag-max-share': { type: 'string' },
       'min-shared-tokens': { type: 'string' },
+      ...MAX_FILE_OPTION,
     },
   });
   if (positionals.length > 1) throw new UsageError(`one directory at most; usage: ${REPORT_USAGE}`);
@@ -62,12 +64,16 @@ export async function reportCommand(args: string[], io: CliIo): Promise<number> 
   } catch {
     throw new UsageError(`cannot list ${positionals[0] ?? '.'}: not a readable directory`);
   }
+  const maxBytes = maxFileBytesFlag(values['max-file-bytes']);
   const isPrompt = promptFileMatcher(values.include ?? DEFAULT_INCLUDE_GLOBS);
   const inputs: Array<{ path: string; text: string }> = [];
   let unreadable = false;
   for (const path of paths.filter(isPrompt).sort()) {
     try {
-      inputs.push({ path, text: await io.readFile(join(root, path)) });
+      const bytes = await io.fileSize(join(root, path));
+      // Findings need the whole parse: a file over the limit is left out, never half-analysed.
+      if (bytes > maxBytes) io.err(`prompt-lens: ${oversizedMessage(path, bytes, maxBytes)}; skipped\n`);
+      else inputs.push({ path, text: await io.readFile(join(root, path)) });
     } catch {
       unreadable = true;
       io.err(`prompt-lens: cannot read ${path}; skipped\n`);

@@ -1,3 +1,4 @@
+import { listNames } from '../prompt/variables';
 import type { ChatMessage, ParsedPrompt } from '../prompt/types';
 
 export type BenchMessages = { ok: true; messages: ChatMessage[] } | { ok: false; error: string };
@@ -9,7 +10,7 @@ export type BenchMessages = { ok: true; messages: ChatMessage[] } | { ok: false;
 export function benchMessages(prompt: ParsedPrompt): BenchMessages {
   const unfilled = [...new Set(prompt.variables.filter((v) => !v.filled).map((v) => v.name))];
   if (unfilled.length > 0) {
-    return { ok: false, error: `the prompt has variables without sample values (${unfilled.join(', ')}); give them sample data before benchmarking` };
+    return { ok: false, error: `the prompt has variables without sample values (${listNames(unfilled)}); give them sample data before benchmarking` };
   }
   const messages = prompt.messages.map((m) => ({ role: m.role, content: m.rendered }));
   if (messages.length === 0 || messages.every((m) => m.content.trim() === '')) {

@@ -31,6 +31,12 @@ export interface MeasureOptions {
 }
 
 const ERROR_BODY_LIMIT = 64 * 1024;
+/**
+ * Output kept per request (for counting when the endpoint reports no usage) and content chunks
+ * timed: an endless stream fails at these instead of filling memory until the timeout.
+ */
+export const MAX_OUTPUT_CHARS = 4 * 1024 * 1024;
+export const MAX_CONTENT_CHUNKS = 1_000_000;
 
 const STREAM_TYPES: Record<WireFormat['framing'], RegExp> = {
   sse: /^text\/event-stream\b/i,
@@ -163,6 +169,9 @@ class StreamState {
   private content(text: string, at: number): void {
     this.text += text;
     this.contentChunks++;
+    if (this.text.length > MAX_OUTPUT_CHARS || this.contentChunks > MAX_CONTENT_CHUNKS) {
+      throw new StreamProblem({ class: 'bad-stream', message: `the stream sent more than ${MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters or ${MAX_CONTENT_CHUNKS.toLocaleString('en-US')} chunks of output; stopped` });
+    }
     if (this.lastContentAt === undefined) this.record.ttftMs = at - this.record.startMs;
     else this.record.itlMs.push(at - this.lastContentAt);
     this.lastContentAt = at;

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { ChatMessage } from '../prompt/types';
 import { nonceSource, withNonce } from './benchPrompt';
 import { measureRequest, type FetchLike, type StreamRequest } from './client';
@@ -78,6 +79,8 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
   const random = options.random ?? Math.random;
   const slo = options.slo ?? DEFAULT_SLO;
   const stop = new AbortController();
+  // Every in-flight request listens on it: at concurrency 1,024 that many listeners is expected, not a leak.
+  setMaxListeners(0, stop.signal);
   let partialReason: BenchResult['partialReason'];
   const onCancel = () => {
     partialReason ??= 'cancelled';

@@ -5,4 +5,4 @@ export { parseTargetId, parseGpuCount, parsePrecision, resolveTarget, formatTarg
 export { estimate, DEFAULT_OUTPUT_TOKENS, type Estimate, type EstimateRequest, type Range, type SelfHostedCost } from './estimate';
 export { estimateCost, callCost, cacheableTokens, type CallCost, type CostEstimate, type CacheTtl } from './cost';
 export { kvBytesPerToken, prefillFlops, prefillTime, decodeStep, memoryFit, type Deployment, type Scenario } from './selfHosted';
-export { promptTokenCount, type PromptTokens } from './promptTokens';
+export { promptTokenCount, tokenizerIdForName, type PromptTokens } from './promptTokens';

@@ -1,5 +1,7 @@
 import { countPrompt } from '../count';
 import { parsePrompt } from '../prompt/parse';
+import type { ParsedPrompt } from '../prompt/types';
+import type { TokenizerId } from '../tokenize/types';
 import { resolveTokenizerId } from '../tokenize/models';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../tokenize/registry';
 
@@ -11,9 +13,17 @@ export interface PromptTokens {
   exact: boolean;
 }
 
-/** Input tokens the model is billed for a prompt file, counted with the target's tokenizer. */
-export function promptTokenCount(fileName: string, text: string, tokenizerName: string | undefined): PromptTokens {
-  const tokenizer = getTokenizer(tokenizerName === undefined ? DEFAULT_TOKENIZER : resolveTokenizerId(tokenizerName));
-  const count = countPrompt(parsePrompt(fileName, text), tokenizer);
+/** The registry tokenizer a target's tokenizer name (a model name or tokenizer id) stands for. */
+export function tokenizerIdForName(tokenizerName: string | undefined): TokenizerId {
+  return tokenizerName === undefined ? DEFAULT_TOKENIZER : resolveTokenizerId(tokenizerName);
+}
+
+/**
+ * Input tokens the model is billed for a prompt file, counted with the target's tokenizer. Pass
+ * `parsed` when counting one file for several targets, so it is parsed once.
+ */
+export function promptTokenCount(fileName: string, text: string, tokenizerName: string | undefined, parsed: ParsedPrompt = parsePrompt(fileName, text)): PromptTokens {
+  const tokenizer = getTokenizer(tokenizerIdForName(tokenizerName));
+  const count = countPrompt(parsed, tokenizer);
   return { tokens: count.inputTokens, tokenizer: tokenizer.id, exact: tokenizer.exact };
 }

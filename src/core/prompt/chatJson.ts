@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { buildPrompt, errorAt, rawSection, verbatimOffset, type Section } from './build';
 import type { ParseError, ParsedPrompt } from './types';
-import { nodeRange, parseYaml, schemaErrors } from './yaml';
+import { nestingError, nodeRange, parseYaml, schemaErrors } from './yaml';
 
 const Part = z.union([z.object({ type: z.literal('text'), text: z.string() }).loose(), z.object({ type: z.string() }).loose()]);
 const Message = z.object({
@@ -14,6 +14,8 @@ const BareMessages = z.array(Message);
 /** OpenAI-shaped chat JSON: `{ "messages": [...] }` or a bare array; content may be a string or parts. */
 export function parseChatJson(text: string, patterns: readonly RegExp[]): ParsedPrompt {
   const whole = { start: 0, end: text.length };
+  const tooDeep = nestingError(text, 0, 'JSON');
+  if (tooDeep) return buildPrompt('chat-json', [rawSection(text)], {}, [tooDeep], patterns);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -89,3 +89,12 @@ export function renderVariables(text: string, offset: number, patterns: readonly
   }
   return { rendered: rendered + text.slice(last), variables };
 }
+
+const LISTED_NAMES = 10;
+const NAME_CHARS = 40;
+
+/** Variable names for a one-line message: at most ten, each cut to 40 characters (a generated or binary file can have thousands). */
+export function listNames(names: readonly string[]): string {
+  const shown = names.slice(0, LISTED_NAMES).map((n) => (n.length > NAME_CHARS ? `${n.slice(0, NAME_CHARS - 1)}…` : n).replace(/\s+/g, ' '));
+  return names.length > LISTED_NAMES ? `${shown.join(', ')} and ${names.length - LISTED_NAMES} more` : shown.join(', ');
+}

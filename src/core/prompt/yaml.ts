@@ -1,9 +1,33 @@
-import { parseDocument, type Document } from 'yaml';
+import { Document, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import type { ParseError, SourceRange } from './types';
 
 /** Caps alias expansion so a "billion laughs" document fails fast instead of hanging. */
 const MAX_ALIAS_COUNT = 100;
+
+/**
+ * Deeper `[`/`{` nesting is refused before parsing: the YAML parser recurses once per level, and
+ * near the stack limit V8 can abort the whole process (not throw) when it next compiles a regex.
+ */
+export const MAX_NESTING = 512;
+
+/** The deepest unclosed `[`/`{` nesting, counting brackets anywhere (so quoted text counts too: an over-estimate). */
+export function bracketDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  return deepest;
+}
+
+/** The error for a text nested deeper than MAX_NESTING, or undefined. */
+export function nestingError(text: string, offset: number, what: string): ParseError | undefined {
+  if (bracketDepth(text) <= MAX_NESTING) return undefined;
+  return { message: `${what}: nested deeper than ${MAX_NESTING} levels; not parsed`, range: { start: offset, end: offset + text.length }, severity: 'error' };
+}
 
 export interface YamlResult {
   doc: Document;
@@ -13,7 +37,9 @@ export interface YamlResult {
 
 /** Parses YAML (or JSON) with errors mapped to ranges in the file: `offset` is where `source` starts. */
 export function parseYaml(source: string, offset: number): YamlResult {
-  const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: true, keepSourceTokens: false });
+  const tooDeep = nestingError(source, offset, 'YAML');
+  if (tooDeep) return { doc: new Document(null), value: undefined, errors: [tooDeep] };
+  const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: true, keepSourceTokens: false, logLevel: 'error' });
   const errors: ParseError[] = doc.errors.map((e) => ({
     message: `YAML: ${e.message.split('\n')[0]}`,
     // Errors at end of input point at the last character, so they stay inside the YAML.

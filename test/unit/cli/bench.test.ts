@@ -91,7 +91,7 @@ describe('prompt-lens bench', () => {
       [['p.prompt', '--base-url', sim.url, '--model', 'm', '--api-key-env', 'NOPE'], /the environment variable NOPE is not set/],
       [['p.prompt', '--endpoint', 'x'], /needs --endpoints FILE/],
       [['p.prompt', '--endpoint', 'x', '--endpoints', 'e.json'], /e\.json: 0\.baseUrl: must be an http\(s\) URL/],
-      [['missing.prompt', '--base-url', sim.url, '--model', 'm'], /cannot read missing\.prompt: ENOENT/],
+      [['missing.prompt', '--base-url', sim.url, '--model', 'm'], /cannot read missing\.prompt: no such file/],
     ];
     for (const [args, message] of cases) {
       const out = io({ 'e.json': '[{"name":"x","baseUrl":"nope","model":"m"}]' });

@@ -66,7 +66,7 @@ describe('prompt-lens compare', () => {
       [['compare', 'review.prompt', '--output-tokens', '2.5'], /--output-tokens: must be a whole number/],
       [['compare', 'review.prompt', '--cached=-1'], /--cached: must be at least 0/],
       [['compare'], /give one prompt FILE/],
-      [['compare', 'missing.prompt'], /cannot read missing\.prompt: ENOENT/],
+      [['compare', 'missing.prompt'], /cannot read missing\.prompt: no such file/],
       [['compare', 'review.prompt', '--bogus'], /bogus/],
     ];
     for (const [args, pattern] of cases) {

@@ -16,7 +16,7 @@ describe('prompt-lens count', () => {
     const rows = JSON.parse(io.stdout) as Array<Record<string, unknown>>;
     const tokens = getTokenizer('o200k_base').count(text);
     assert.deepEqual(rows, [
-      { file: 'a.prompt', tokenizer: 'o200k_base', exact: true, contentTokens: tokens, inputTokens: tokens + 3 + 3, messages: [{ role: 'user', tokens }], variables: [], errors: [] },
+      { file: 'a.prompt', tokenizer: 'o200k_base', exact: true, contentTokens: tokens, inputTokens: tokens + 3 + 3, messages: [{ role: 'user', tokens }], variables: [], errors: [], notes: [] },
     ]);
   });
 

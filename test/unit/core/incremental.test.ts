@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { fuzzParams } from '../helpers/fuzz';
 import { countPrompt } from '../../../src/core/count';
 import { parsePrompt } from '../../../src/core/prompt/parse';
 import { chunkLengths } from '../../../src/core/tokenize/boundaries';
@@ -21,7 +22,7 @@ describe('incremental tokenisation', () => {
   for (const id of IDS) {
     const tokenizer = getTokenizer(id);
 
-    it(`${id}: counts summed over safe chunks equal the whole-text count`, () => {
+    it(`${id}: counts summed over safe chunks equal the whole-text count (property)`, () => {
       fc.assert(
         fc.property(text, fc.integer({ min: 1, max: 6 }), (t, target) => {
           let from = 0;
@@ -32,11 +33,11 @@ describe('incremental tokenisation', () => {
           }, 0);
           assert.equal(sum, tokenizer.count(t), JSON.stringify(t));
         }),
-        { seed: SEED, numRuns: 400 },
+        fuzzParams(SEED, 400),
       );
     });
 
-    it(`${id}: incremental counts after random edits equal a fresh count`, () => {
+    it(`${id}: incremental counts after random edits equal a fresh count (property)`, () => {
       const edit = fc.record({ at: fc.nat(), removed: fc.nat({ max: 8 }), inserted: text });
       fc.assert(
         fc.property(text, fc.array(edit, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 8 }), (initial, edits, target) => {
@@ -47,7 +48,7 @@ describe('incremental tokenisation', () => {
             assert.equal(count, tokenizer.count(counter.currentText), JSON.stringify(counter.currentText));
           }
         }),
-        { seed: SEED, numRuns: 150 },
+        fuzzParams(SEED, 150),
       );
     });
   }

@@ -16,6 +16,9 @@ export function memoryIo(files: Record<string, string>): CliIo & { stdout: strin
       if (text === undefined) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
       return text;
     },
+    async fileSize(path: string) {
+      return Buffer.byteLength(await io.readFile(path));
+    },
     async listFiles(dir: string) {
       const prefix = dir.endsWith('/') ? dir : `${dir}/`;
       const under = Object.keys(files).filter((path) => path.startsWith(prefix)).map((path) => path.slice(prefix.length));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import { measureRequest, type MeasureOptions } from '../../../../src/core/bench/client';
+import { MAX_OUTPUT_CHARS, measureRequest, type MeasureOptions } from '../../../../src/core/bench/client';
 import type { EndpointKind } from '../../../../src/core/bench/endpoints';
 import { buildStreamRequest } from '../../../../src/core/bench/runner';
 import { chatChunk, scriptedServer, sleep, sse, writeSlowly, type ScriptedServer } from '../../helpers/scriptedServer';
@@ -113,6 +113,50 @@ describe('streaming client against a local scripted server', () => {
       assert.equal(r.error?.status, status);
       assert.match(r.error!.message, new RegExp(`^HTTP ${status} .*: upstream said ${status}$`));
     }
+  });
+
+  it('403 and 503 with retry-after end to end: classified, with the endpoint message and the wait', async () => {
+    const answers: Array<[number, Record<string, string>, string]> = [
+      [403, { 'content-type': 'application/json' }, JSON.stringify({ error: { message: 'model access denied' } })],
+      [503, { 'content-type': 'application/json', 'retry-after': '3' }, JSON.stringify({ error: { message: 'overloaded' } })],
+      [502, { 'content-type': 'text/html' }, '<html><head><title>502 Bad Gateway</title></head></html>'],
+    ];
+    server = await scriptedServer((_req, res) => {
+      const [status, headers, body] = answers[server!.seen.length - 1]!;
+      res.writeHead(status, headers);
+      res.end(body);
+    });
+    const [forbidden, unavailable, gateway] = [await measureRequest(request(server.url), options()), await measureRequest(request(server.url), options()), await measureRequest(request(server.url), options())];
+    assert.deepEqual([forbidden.error?.class, forbidden.error?.status], ['http', 403]);
+    assert.match(forbidden.error!.message, /^HTTP 403 .*model access denied/);
+    assert.deepEqual([unavailable.error?.status, unavailable.error?.retryAfterMs], [503, 3000]);
+    assert.match(unavailable.error!.message, /^HTTP 503 .*overloaded; retry after 3 s/);
+    assert.equal(gateway.error?.status, 502);
+    assert.match(gateway.error!.message, /502 Bad Gateway/);
+  });
+
+  it('a stream that never ends stops at the output cap, long before its timeout, keeping its TTFT', async () => {
+    const piece = sse(chatChunk('x'.repeat(60_000)));
+    server = await scriptedServer(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      while (!res.destroyed) {
+        if (!res.write(piece)) await new Promise((resolve) => res.once('drain', resolve));
+      }
+    });
+    const started = performance.now();
+    const r = await measureRequest(request(server.url), options({ timeoutMs: 20_000 }));
+    assert.equal(r.error?.class, 'bad-stream');
+    assert.match(r.error!.message, new RegExp(`more than ${MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters`));
+    assert.ok(r.ttftMs !== undefined && r.ttftMs >= 0);
+    assert.ok(performance.now() - started < 10_000);
+  });
+
+  it('https to a server that does not speak TLS is a connection error naming TLS', async () => {
+    server = await scriptedServer((_req, res) => void res.end('plain http'));
+    const r = await measureRequest(request(server.url.replace('http:', 'https:')), options());
+    assert.equal(r.error?.class, 'connection');
+    assert.match(r.error!.message, /TLS|SSL/);
+    assert.ok(!JSON.stringify(r).includes(KEY));
   });
 
   it('an HTML page or a JSON body with status 200 is "not an event stream", with what it said', async () => {

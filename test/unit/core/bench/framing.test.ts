@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { fuzzParams } from '../../helpers/fuzz';
 import { createFraming, type Frame, type FramingKind } from '../../../../src/core/bench/framing';
 import { WIRE_FORMATS } from '../../../../src/core/bench/kinds';
 import { LineSplitter, LineTooLongError } from '../../../../src/core/bench/lineSplitter';
@@ -76,7 +77,7 @@ describe('SSE framing', () => {
         const cuts = raw.map((n) => (b.length ? n % b.length : 0));
         assert.deepEqual(framesOf(b, 'sse', cuts), framesOf(b));
       }),
-      { seed: 20261130, numRuns: 300 },
+      fuzzParams(20261130, 300),
     );
   });
 });
@@ -93,7 +94,7 @@ describe('hostile bytes (fuzz, fixed seed)', () => {
           }
         }
       }),
-      { seed: 9, numRuns: 300 },
+      fuzzParams(9, 300),
     );
   });
 
@@ -103,7 +104,7 @@ describe('hostile bytes (fuzz, fixed seed)', () => {
       fc.property(fc.json(), fc.constantFrom('message', 'error', 'content_block_delta'), (data, event) => {
         for (const wire of wires) wire.interpret({ event, data });
       }),
-      { seed: 11, numRuns: 300 },
+      fuzzParams(11, 300),
     );
   });
 });

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { promptTokenCounter } from '../../../src/core/compare';
+import { parsePrompt } from '../../../src/core/prompt/parse';
+import { MAX_NESTING } from '../../../src/core/prompt/yaml';
+import { hasLongRun, MAX_RUN } from '../../../src/core/tokenize/bpe';
+import { getTokenizer } from '../../../src/core/tokenize/registry';
+import { estimateFromSamples, SAMPLE_CHARS, SAMPLE_WINDOWS } from '../../../src/core/tokenize/sampled';
+import { largeProse } from '../helpers/hostileFiles';
+
+const o200k = getTokenizer('o200k_base');
+
+describe('limits on hostile text', () => {
+  it('a 200,000-letter run (about 30 s of BPE uncut) counts in well under a second, flagged as cut', () => {
+    const run = 'a'.repeat(200_000);
+    const started = performance.now();
+    const tokens = o200k.count(run);
+    assert.ok(performance.now() - started < 1500, `${(performance.now() - started).toFixed(0)} ms`);
+    // Each 256-letter piece is 32 tokens of 8 letters; uncut the run is 25,000 tokens too.
+    assert.equal(tokens, Math.floor(200_000 / MAX_RUN) * 32 + Math.ceil((200_000 % MAX_RUN) / 8));
+    assert.equal(o200k.encode(run).length, tokens);
+    assert.equal(hasLongRun(run), true);
+    assert.equal(hasLongRun(`${'a'.repeat(MAX_RUN)}1${'='.repeat(MAX_RUN)}1${' '.repeat(MAX_RUN)}1`), false);
+  });
+
+  it('cutting a run never splits a surrogate pair', () => {
+    const run = '𝐀'.repeat(1000);
+    assert.equal(o200k.count(run), o200k.count('𝐀'.repeat(500)) * 2);
+  });
+
+  it('estimateFromSamples is within 3% of the exact count on prose and base64', () => {
+    for (const text of [largeProse(1_000_000), randomBytes(300_000).toString('base64')]) {
+      assert.ok(text.length > SAMPLE_WINDOWS * SAMPLE_CHARS);
+      const exact = o200k.count(text);
+      const estimate = estimateFromSamples(text, o200k);
+      assert.ok(Math.abs(estimate - exact) / exact < 0.03, `estimate ${estimate}, exact ${exact}`);
+    }
+  });
+
+  it(`YAML and JSON nested deeper than ${MAX_NESTING} levels are refused before parsing; shallower still parse`, () => {
+    const deep = `messages: ${'['.repeat(MAX_NESTING + 1)}${']'.repeat(MAX_NESTING + 1)}`;
+    assert.match(parsePrompt('a.prompt.yml', deep).errors[0]?.message ?? '', /nested deeper than 512 levels/);
+    assert.match(parsePrompt('a.json', '['.repeat(100_000)).errors[0]?.message ?? '', /JSON: nested deeper than 512 levels/);
+    const shallow = parsePrompt('a.prompt.yml', `x: ${'['.repeat(MAX_NESTING)}${']'.repeat(MAX_NESTING)}\nmessages:\n  - role: user\n    content: hi\n`);
+    assert.deepEqual(shallow.errors, []);
+    assert.equal(shallow.messages[0]?.text, 'hi');
+  });
+});
+
+describe('compare counts a large prompt once per tokenizer', () => {
+  it('model names that share a tokenizer share one count (a 2 MB chat file took 29 s when each name re-counted it)', () => {
+    const counter = promptTokenCounter('a.prompt', 'Hello there, world.');
+    const gpt4o = counter('gpt-4o');
+    assert.equal(counter('gpt-4.1'), gpt4o);
+    assert.equal(counter('o200k_base'), gpt4o);
+    assert.equal(counter(undefined), gpt4o);
+    assert.notEqual(counter('llama-3.1-8b'), gpt4o);
+  });
+});
