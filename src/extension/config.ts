@@ -22,7 +22,7 @@ const settingsSchema = z.object({
   targets: z.array(z.string().min(1)).min(1).default([...DEFAULT_TARGET_IDS]),
   variablePatterns: z.array(z.string().min(1).refine(isRegExp, 'is not a valid regular expression')).default([]),
   /** Files larger than this are not tokenised in the editor (the status bar says so). */
-  maxFileBytes: positiveInt.default(5_000_000),
+  maxFileBytes: positiveInt.default(2_097_152),
   hover: z.object({ enabled: z.boolean().default(true) }).default({ enabled: true }),
   statusBar: z.object({ enabled: z.boolean().default(true) }).default({ enabled: true }),
   codeLens: z.object({ enabled: z.boolean().default(true) }).default({ enabled: true }),
