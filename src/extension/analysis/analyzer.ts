@@ -20,6 +20,10 @@ import { readSettings, readWorkloadProfile } from '../config';
 import { findPromptFiles, isPromptDocument } from '../promptDocuments';
 import type { ExtensionTables } from '../tables';
 
+/** From this size, findings (tens of milliseconds per pass on a megabyte) wait for a pause in typing. */
+const DEFERRED_FINDINGS_CHARS = 200_000;
+const FINDINGS_IDLE_MS = 750;
+
 function nextTick(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
@@ -67,7 +71,11 @@ export class PromptAnalyzer implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<vscode.Uri | undefined>();
   /** Fires with a document's URI when its analysis changed, or undefined when all may have. */
   readonly onDidChange = this.emitter.event;
-  private readonly disposables: vscode.Disposable[] = [this.emitter];
+  private readonly findingsEmitter = new vscode.EventEmitter<vscode.TextDocument>();
+  /** Fires when a large document's deferred findings are ready (the surfaces refresh it). */
+  readonly onDidUpdateFindings = this.findingsEmitter.event;
+  private readonly findingTimers = new Map<string, NodeJS.Timeout>();
+  private readonly disposables: vscode.Disposable[] = [this.emitter, this.findingsEmitter];
 
   constructor(
     private readonly tables: ExtensionTables,
@@ -140,21 +148,8 @@ export class PromptAnalyzer implements vscode.Disposable {
 
     const workspace = this.workspaceAnalyser(config, primary);
     const file = vscode.workspace.asRelativePath(document.uri, false);
-    // Each step below is tens of milliseconds on a megabyte prompt: yield between them so typing
-    // and hovers are served in between, and stop early when a newer version has arrived.
-    await nextTick();
-    if (document.version !== version) return this.results.get(key);
-    workspace.analyser.update(file, text, parsed);
-    await nextTick();
-    const findings = fileFindings({ file, text, parsed, analyser: workspace.analyser, tokenizer: getTokenizer(workspace.target.tokenizer), costModel: workspace.target.model, settings: config.findings }).findings;
-    await nextTick();
-    const cacheable = this.cacheablePrefix(workspace.analyser, file, parsed, count);
-
-    const result: DocumentAnalysis = {
-      version,
-      parsed,
-      count,
-      targets: targets.list.map((target) =>
+    const estimates = (cacheable: DocumentAnalysis['cacheable']) =>
+      targets.list.map((target) =>
         estimateTarget({
           target,
           count: counts.get(resolveTokenizerId(targetTokenizerId(target)))!,
@@ -162,20 +157,69 @@ export class PromptAnalyzer implements vscode.Disposable {
           slo: profile,
           ...(this.calibrations.profile(target.id) ? { calibration: this.calibrations.profile(target.id)! } : {}),
         }),
-      ),
-      findings,
-      ...(cacheable ? { cacheable } : {}),
+      );
+    const base = {
+      version,
+      parsed,
+      count,
       ...(targets.fromFrontMatter ? { frontMatterTarget: targets.fromFrontMatter } : {}),
       profile,
       problems: [...config.problems, ...targets.problems, ...profileProblems, ...this.calibrations.staleNotes(targets.list.map((t) => t.id))],
     };
-    this.results.set(key, result);
-    this.emitter.fire(document.uri);
+    const findingsPass = async (): Promise<DocumentAnalysis | undefined> => {
+      // Each step is tens of milliseconds on a megabyte prompt: yield between them, and stop when a
+      // newer version has arrived.
+      await nextTick();
+      if (document.version !== version) return undefined;
+      workspace.analyser.update(file, text, parsed);
+      await nextTick();
+      const findings = fileFindings({ file, text, parsed, analyser: workspace.analyser, tokenizer: getTokenizer(workspace.target.tokenizer), costModel: workspace.target.model, settings: config.findings }).findings;
+      await nextTick();
+      const cacheable = this.cacheablePrefix(workspace.analyser, file, parsed, count);
+      return { ...base, targets: estimates(cacheable), findings, ...(cacheable ? { cacheable } : {}) };
+    };
+
+    if (text.length >= DEFERRED_FINDINGS_CHARS) {
+      // Large prompt: counts and estimates now (status bar, hover), findings once typing pauses;
+      // until then the previous findings and cacheable prefix stand.
+      const previous = this.results.get(key);
+      const result: DocumentAnalysis = { ...base, targets: estimates(previous?.cacheable), findings: previous?.findings ?? [], ...(previous?.cacheable ? { cacheable: previous.cacheable } : {}) };
+      this.store(document, result);
+      this.deferFindings(document, version, findingsPass);
+      return result;
+    }
+    const result = await findingsPass();
+    if (!result) return this.results.get(key);
+    this.store(document, result);
     return result;
+  }
+
+  private store(document: vscode.TextDocument, result: DocumentAnalysis): void {
+    this.results.set(document.uri.toString(), result);
+    this.emitter.fire(document.uri);
+  }
+
+  /** Runs a large document's findings after FINDINGS_IDLE_MS without edits, then tells the surfaces. */
+  private deferFindings(document: vscode.TextDocument, version: number, pass: () => Promise<DocumentAnalysis | undefined>): void {
+    const key = document.uri.toString();
+    clearTimeout(this.findingTimers.get(key));
+    this.findingTimers.set(
+      key,
+      setTimeout(() => {
+        this.findingTimers.delete(key);
+        void pass().then((result) => {
+          if (!result || document.version !== version) return;
+          this.store(document, result);
+          this.findingsEmitter.fire(document);
+        });
+      }, FINDINGS_IDLE_MS),
+    );
   }
 
   forget(document: vscode.TextDocument): void {
     const key = document.uri.toString();
+    clearTimeout(this.findingTimers.get(key));
+    this.findingTimers.delete(key);
     this.results.delete(key);
     this.pendingEdits.delete(key);
     for (const counter of this.counters.values()) counter.forget(key);
@@ -283,6 +327,7 @@ export class PromptAnalyzer implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const t of this.findingTimers.values()) clearTimeout(t);
     for (const d of this.disposables) d.dispose();
   }
 }

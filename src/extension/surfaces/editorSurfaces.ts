@@ -37,6 +37,7 @@ export class EditorSurfaces implements vscode.Disposable {
       analyzer.onDidChange((uri) => {
         if (uri === undefined) this.refreshAll();
       }),
+      analyzer.onDidUpdateFindings((document) => void this.refresh(document)),
     );
     this.refreshAll();
   }
