@@ -17,7 +17,7 @@ export async function buildTestRunner() {
   await esbuild.build({ ...common, entryPoints: [join(ROOT, 'test/integration/electronEntry.ts')], outfile: join(RUNNER, 'dist/electron-entry.js') });
   await esbuild.build({
     ...common,
-    entryPoints: suites.map((f) => join(ROOT, 'test/integration/suites', f)),
+    entryPoints: [...suites, 'before-reload.ts'].map((f) => join(ROOT, 'test/integration/suites', f)),
     outdir: join(RUNNER, 'dist/suites'),
     plugins: [vocabularyPlugin],
   });

@@ -16,7 +16,8 @@ export class ResultsPanel implements vscode.Disposable {
       vscode.window.registerWebviewPanelSerializer(SPEC.viewType, {
         deserializeWebviewPanel: async (panel, state: unknown) => {
           this.adopt(new PanelHost<ResultsViewState>(panel, extensionUri, SPEC));
-          if (isViewState(state)) this.host?.setState(state);
+          // A run that was in flight when the window closed is over (and saved as partial).
+          if (isViewState(state)) this.host?.setState(state.running ? { ...state, running: false, progress: undefined } : state);
         },
       }),
     );
