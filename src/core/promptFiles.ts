@@ -2,7 +2,7 @@ import picomatch from 'picomatch';
 
 /** Built-in prompt file patterns; `promptLens.include` adds to them. */
 export const BUILTIN_PROMPT_GLOBS = ['**/*.prompt', '**/*.prompty', '**/*.prompt.md', '**/*.prompt.yml', '**/*.prompt.yaml'] as const;
-export const DEFAULT_INCLUDE_GLOBS = ['**/prompts/**/*.{md,txt}'] as const;
+export const DEFAULT_INCLUDE_GLOBS = ['**/prompts/**/*.{md,txt,json}'] as const;
 
 export type PromptFormat = 'plain' | 'prompty' | 'prompt-yaml' | 'prompt-md' | 'chat-json';
 
