@@ -13,11 +13,16 @@ export function promptSelector(): vscode.DocumentFilter[] {
   ];
 }
 
+/** Compiled matchers by include list: this check runs on every keystroke and hover. */
+const matchers = new Map<string, (relativePath: string) => boolean>();
+
 export function isPromptDocument(document: vscode.TextDocument): boolean {
   if ((PROMPT_LANGUAGES as readonly string[]).includes(document.languageId)) return true;
   const { include } = readSettings(document.uri).settings;
-  const relative = vscode.workspace.asRelativePath(document.uri, false);
-  return promptFileMatcher(include)(relative);
+  const key = JSON.stringify(include);
+  let matches = matchers.get(key);
+  if (!matches) matchers.set(key, (matches = promptFileMatcher(include)));
+  return matches(vscode.workspace.asRelativePath(document.uri, false));
 }
 
 /**
