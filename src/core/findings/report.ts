@@ -89,11 +89,20 @@ export interface FileFindingsInput extends ReportOptions {
  * The editor calls this per document; the report calls it per file.
  */
 export function fileFindings(input: FileFindingsInput): { regions: RagRegion[]; findings: Finding[] } {
+  const rag = ragFindings(input);
+  return { regions: rag.regions, findings: suppressed(input, [rag.findings, input.analyser.findingsFor(input.file)]) };
+}
+
+/** The retrieved-context part of fileFindings (callers that yield between steps use the parts). */
+export function ragFindings(input: FileFindingsInput): { regions: RagRegion[]; findings: Finding[] } {
   const { file, text, parsed, analyser, tokenizer, costModel, settings } = input;
-  const rag = analyseRag({ file, text, parsed, promptTokens: analyser.promptTokens(file) ?? 0, tokenizer, costModel, settings: settings.rag });
-  const pragmas = readPragmas(text);
-  const findings = applySuppression([...rag.findings, ...analyser.findingsFor(file)], settings.disabled, () => pragmas);
-  return { regions: rag.regions, findings };
+  return analyseRag({ file, text, parsed, promptTokens: analyser.promptTokens(file) ?? 0, tokenizer, costModel, settings: settings.rag });
+}
+
+/** Findings with the settings' disabled codes and the file's pragmas applied. */
+export function suppressed(input: Pick<FileFindingsInput, 'text' | 'settings'>, parts: readonly Finding[][]): Finding[] {
+  const pragmas = readPragmas(input.text);
+  return applySuppression(parts.flat(), input.settings.disabled, () => pragmas);
 }
 
 /** Analyses every file: per-file numbers, RAG regions, cache groups and all findings, suppression applied. */

@@ -4,7 +4,7 @@ import { parseTargetId, resolveTarget, targetIdForModel, targetTokenizerId, type
 import { estimateTarget, type TargetEstimate } from '../../core/analysis/targetEstimates';
 import type { WorkloadProfile } from '../../core/compare';
 import { PrefixCacheAnalyser, updateInSlices } from '../../core/findings/prefixCache';
-import { fileFindings } from '../../core/findings/report';
+import { ragFindings, suppressed } from '../../core/findings/report';
 import { parseFindingSettings, type FindingSettings } from '../../core/findings/settings';
 import { findingTarget, type FindingTarget } from '../../core/findings/targets';
 import type { Finding } from '../../core/findings/types';
@@ -173,8 +173,12 @@ export class PromptAnalyzer implements vscode.Disposable {
       if (document.version !== version) return undefined;
       workspace.analyser.update(file, text, parsed);
       await nextTick();
-      const findings = fileFindings({ file, text, parsed, analyser: workspace.analyser, tokenizer: getTokenizer(workspace.target.tokenizer), costModel: workspace.target.model, settings: config.findings }).findings;
+      const input = { file, text, parsed, analyser: workspace.analyser, tokenizer: getTokenizer(workspace.target.tokenizer), costModel: workspace.target.model, settings: config.findings };
+      const rag = ragFindings(input).findings;
       await nextTick();
+      const cache = workspace.analyser.findingsFor(file);
+      await nextTick();
+      const findings = suppressed(input, [rag, cache]);
       const cacheable = this.cacheablePrefix(workspace.analyser, file, parsed, count);
       return { ...base, targets: estimates(cacheable), findings, ...(cacheable ? { cacheable } : {}) };
     };
