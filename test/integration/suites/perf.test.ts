@@ -53,15 +53,22 @@ describe('perf: editor responsiveness', function () {
     figures.firstAnalysisMs = Math.round(performance.now() - t0);
     figures.longestBlockDuringFirstAnalysisMs = Math.round(lag.max / 1e6);
 
-    const hovers: number[] = [];
-    for (let i = 0; i < 60; i++) {
-      const start = performance.now();
-      const texts = await hoverTexts(editor.document.uri, new vscode.Position(3 + (i % 50), 1));
-      hovers.push(performance.now() - start);
-      assert.ok(texts.some((t) => t.includes('Prompt Latency Lens')));
-    }
-    figures.hoverMedianMs = Number(percentile(hovers, 50).toFixed(1));
-    figures.hoverP99Ms = Number(percentile(hovers, 99).toFixed(1));
+    const hoverRound = async (label: string) => {
+      const hovers: number[] = [];
+      for (let i = 0; i < 60; i++) {
+        const start = performance.now();
+        const texts = await hoverTexts(editor.document.uri, new vscode.Position(3 + (i % 50), 1));
+        hovers.push(performance.now() - start);
+        assert.ok(texts.some((t) => t.includes('Prompt Latency Lens')));
+      }
+      figures[`hover${label}MedianMs`] = Number(percentile(hovers, 50).toFixed(1));
+      figures[`hover${label}P99Ms`] = Number(percentile(hovers, 99).toFixed(1));
+    };
+    // Right after opening, background work (workspace scan, deferred findings) is still running;
+    // once it has settled, hovers answer from the cache alone.
+    await hoverRound('RightAfterOpen');
+    await sleep(3000);
+    await hoverRound('Settled');
 
     lag.reset();
     const gcPauses: number[] = [];
