@@ -11,10 +11,6 @@ export interface FileCount {
   contentTokens: number;
 }
 
-export function countText(text: string, tokenizer: Tokenizer): FileCount {
-  return { tokenizer: tokenizer.id, exact: tokenizer.exact, contentTokens: tokenizer.count(text) };
-}
-
 export interface PromptCount extends FileCount {
   /** What the API bills: message text plus the family's chat overhead (see chatOverhead.ts). */
   inputTokens: number;

@@ -57,11 +57,6 @@ export class Calibrations {
   async set(targetId: string, calibration: StoredCalibration): Promise<void> {
     await this.state.update(KEY, { ...this.all(), [targetId]: calibration });
   }
-
-  async clear(targetId: string): Promise<void> {
-    const { [targetId]: _gone, ...rest } = this.all();
-    await this.state.update(KEY, rest);
-  }
 }
 
 function isStale(stored: StoredCalibration, now: number): boolean {

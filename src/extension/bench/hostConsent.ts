@@ -11,7 +11,7 @@ export interface ConsentStore {
 const KEY = 'promptLens.keyHosts';
 
 /** `origin` is scheme://host:port — a key approved for https://api.x.com is not approved for http. */
-export function hostOf(baseUrl: string): string {
+function hostOf(baseUrl: string): string {
   return new URL(baseUrl).origin;
 }
 
@@ -36,10 +36,5 @@ export class HostConsent {
     if (!answer) return false; // dismissed: ask again next time
     await this.store.update(KEY, { ...this.decisions(), [host]: answer });
     return answer === 'allow';
-  }
-
-  async forget(host: string): Promise<void> {
-    const { [host]: _gone, ...rest } = this.decisions();
-    await this.store.update(KEY, rest);
   }
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchResult } from '../../../src/core/bench/result';
 import { BenchHistory, promptHash } from '../../../src/extension/bench/history';
-import { HostConsent, hostOf } from '../../../src/extension/bench/hostConsent';
+import { HostConsent } from '../../../src/extension/bench/hostConsent';
 
 function result(startedAt: string, partial = false): BenchResult {
   return { schemaVersion: 1, startedAt, partial, modes: [], endpoint: { name: 'e', kind: 'openai-chat', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' }, options: { requests: 1, warmup: 0, cache: 'cold', maxTokens: 1, timeoutMs: 1 }, slo: { ttftMs: 500, tpotMs: 30 } };
@@ -62,16 +62,15 @@ describe('API key host consent', () => {
     assert.deepEqual(asked, ['https://good.example', 'https://evil.example', 'http://good.example']);
   });
 
-  it('a dismissed question is not remembered; forget() asks again', async () => {
+  it('a dismissed question is not remembered; an answer is', async () => {
     let answer: 'allow' | undefined;
     const s = store();
     const consent = new HostConsent(s, async () => answer);
     assert.equal(await consent.mayReceiveKey('a', 'https://h.example'), false);
     answer = 'allow';
     assert.equal(await consent.mayReceiveKey('a', 'https://h.example'), true);
-    await consent.forget(hostOf('https://h.example/v1'));
     answer = undefined;
-    assert.equal(await consent.mayReceiveKey('a', 'https://h.example'), false);
+    assert.equal(await consent.mayReceiveKey('a', 'https://h.example/v1'), true, 'remembered for the origin');
   });
 
   it('ignores tampered stored decisions', async () => {
