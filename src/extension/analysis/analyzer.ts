@@ -20,6 +20,12 @@ import { readSettings, readWorkloadProfile } from '../config';
 import { findPromptFiles, isPromptDocument } from '../promptDocuments';
 import type { ExtensionTables } from '../tables';
 
+interface WorkspaceAnalysis {
+  analyser: PrefixCacheAnalyser;
+  target: FindingTarget;
+  scan: Promise<void>;
+}
+
 /** From this size, findings (tens of milliseconds per pass on a megabyte) wait for a pause in typing. */
 const DEFERRED_FINDINGS_CHARS = 200_000;
 const FINDINGS_IDLE_MS = 750;
@@ -67,7 +73,11 @@ export class PromptAnalyzer implements vscode.Disposable {
   private readonly results = new Map<string, DocumentAnalysis>();
   private readonly pendingEdits = new Map<string, TextEdit[]>();
   private config: Promise<Config> | undefined;
-  private workspace: { key: string; analyser: PrefixCacheAnalyser; target: FindingTarget; scan: Promise<void> } | undefined;
+  /**
+   * One workspace prefix-cache analyser per primary target in use (a prompt's front matter can pick
+   * its own), so documents with different primaries never make each other rescan the workspace.
+   */
+  private readonly workspaces = new Map<string, WorkspaceAnalysis>();
   private readonly emitter = new vscode.EventEmitter<vscode.Uri | undefined>();
   /** Fires with a document's URI when its analysis changed, or undefined when all may have. */
   readonly onDidChange = this.emitter.event;
@@ -99,7 +109,7 @@ export class PromptAnalyzer implements vscode.Disposable {
   invalidate(): void {
     this.config = undefined;
     this.results.clear();
-    this.workspace = undefined;
+    this.workspaces.clear();
     this.emitter.fire(undefined);
   }
 
@@ -270,27 +280,31 @@ export class PromptAnalyzer implements vscode.Disposable {
     return undefined;
   }
 
-  private workspaceAnalyser(config: Config, primary: ResolvedTarget): NonNullable<PromptAnalyzer['workspace']> {
-    if (this.workspace?.key === primary.id) return this.workspace;
+  private workspaceAnalyser(config: Config, primary: ResolvedTarget): WorkspaceAnalysis {
+    const known = this.workspaces.get(primary.id);
+    if (known) return known;
     const target = findingTarget(primary);
     const analyser = new PrefixCacheAnalyser({ tokenizer: getTokenizer(target.tokenizer), costModel: target.model, settings: config.findings.cache, rag: config.findings.rag });
     const scan = this.scanWorkspace(analyser, config).catch((error: unknown) => console.error('Prompt Latency Lens: workspace scan failed', error));
-    const workspace = { key: primary.id, analyser, target, scan };
-    this.workspace = workspace;
+    const workspace = { analyser, target, scan };
+    this.workspaces.set(primary.id, workspace);
     return workspace;
   }
 
-  /** Every prompt file in the workspace, read and fed in slices; then open prompts are re-analysed. */
+  /**
+   * Every prompt file in the workspace (open ones with their unsaved text), fed in slices; then the
+   * open prompts are re-analysed once, against the complete workspace.
+   */
   private async scanWorkspace(analyser: PrefixCacheAnalyser, config: Config): Promise<void> {
     const uris = await findPromptFiles();
-    const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.toString()));
+    const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
     const sources: { file: string; text: string; parsed: ParsedPrompt }[] = [];
     for (const uri of uris) {
-      if (open.has(uri.toString())) continue; // open documents feed their unsaved text themselves
       try {
-        const bytes = await vscode.workspace.fs.readFile(uri);
-        if (bytes.byteLength > config.maxFileBytes) continue;
-        const text = new TextDecoder().decode(bytes);
+        const document = open.get(uri.toString());
+        const bytes = document ? undefined : await vscode.workspace.fs.readFile(uri);
+        const text = document ? document.getText() : new TextDecoder().decode(bytes);
+        if ((bytes?.byteLength ?? Buffer.byteLength(text)) > config.maxFileBytes) continue;
         const file = vscode.workspace.asRelativePath(uri, false);
         sources.push({ file, text, parsed: parsePrompt(file, text, { variablePatterns: config.variablePatterns }) });
       } catch {
@@ -298,7 +312,7 @@ export class PromptAnalyzer implements vscode.Disposable {
       }
     }
     await updateInSlices(analyser, sources);
-    if (this.workspace?.analyser === analyser) {
+    if ([...this.workspaces.values()].some((w) => w.analyser === analyser)) {
       this.results.clear();
       this.emitter.fire(undefined);
     }
