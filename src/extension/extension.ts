@@ -49,7 +49,18 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
   const compare = new ComparePanel(context.extensionUri, analyzer, tables, calibrations);
   const bench = registerBenchmark(context, tables, calibrations, () => analyzer.invalidate());
   stopRuns = bench.stopRuns;
-  const selector = promptSelector();
+  // Providers follow promptLens.include: re-registered with the new selector when it changes.
+  const hover = new PromptHoverProvider(analyzer, cheapest);
+  const codeActions = new PromptCodeActions(diagnostics);
+  const registerProviders = () => {
+    const selector = promptSelector();
+    return vscode.Disposable.from(
+      vscode.languages.registerHoverProvider(selector, hover),
+      vscode.languages.registerCodeLensProvider(selector, codeLens),
+      vscode.languages.registerCodeActionsProvider(selector, codeActions, { providedCodeActionKinds: PromptCodeActions.kinds }),
+    );
+  };
+  let providers = registerProviders();
   context.subscriptions.push(
     tables,
     analyzer,
@@ -57,17 +68,20 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
     diagnostics,
     decorations,
     compare,
+    cheapest,
     new EditorSurfaces(analyzer, statusBar, diagnostics, decorations, codeLens, cheapest),
     ...bench.disposables,
     ...registerTargetCommands(tables),
     ...registerFindingCommands(),
-    vscode.languages.registerHoverProvider(selector, new PromptHoverProvider(analyzer, cheapest)),
-    vscode.languages.registerCodeLensProvider(selector, codeLens),
-    vscode.languages.registerCodeActionsProvider(selector, new PromptCodeActions(diagnostics), { providedCodeActionKinds: PromptCodeActions.kinds }),
+    { dispose: () => providers.dispose() },
     vscode.commands.registerCommand('promptLens.showWorkspaceReport', () => showWorkspaceReport(analyzer, context.storageUri ?? context.globalStorageUri)),
     vscode.commands.registerCommand('promptLens.compareTargets', (uri?: unknown) => compare.show(uri instanceof vscode.Uri ? uri : undefined)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('promptLens.targets')) compare.refreshPrimary();
+      if (e.affectsConfiguration('promptLens.include')) {
+        providers.dispose();
+        providers = registerProviders();
+      }
     }),
   );
   const activation = { ms: performance.now() - started, vocabularies: loadedTokenizers() };

@@ -8,12 +8,16 @@ import type { ExtensionTables } from '../tables';
 /** Above this the comparison's per-tokenizer counts would cost too much per edit; the line is left out. */
 const MAX_CHARS = 200_000;
 
+/** Comparing counts the prompt with every candidate's tokenizer: done once typing pauses, not per keystroke. */
+const IDLE_MS = 1000;
+
 /**
- * The hover's "cheapest target meeting the SLO" line, computed after each analysis (not in the
- * hover) and cached per document version.
+ * The hover's "cheapest target meeting the SLO" line, computed once edits pause (not in the hover,
+ * not on every keystroke) and cached per document version.
  */
-export class CheapestLine {
+export class CheapestLine implements vscode.Disposable {
   private readonly lines = new Map<string, { version: number; line: string }>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly tables: ExtensionTables,
@@ -25,7 +29,20 @@ export class CheapestLine {
     return hit?.version === document.version ? hit.line : undefined;
   }
 
-  async update(document: vscode.TextDocument, analysis: DocumentAnalysis): Promise<void> {
+  /** Computes the line for this analysis after IDLE_MS unless the document changes first. */
+  schedule(document: vscode.TextDocument, analysis: DocumentAnalysis): void {
+    const key = document.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        if (document.version === analysis.version && !document.isClosed) void this.update(document, analysis).catch((error: unknown) => console.error('Prompt Latency Lens: comparison failed', error));
+      }, IDLE_MS),
+    );
+  }
+
+  private async update(document: vscode.TextDocument, analysis: DocumentAnalysis): Promise<void> {
     const text = document.getText();
     if (text.length > MAX_CHARS || analysis.tooLarge) return;
     const { tables } = await this.tables.get();
@@ -34,6 +51,13 @@ export class CheapestLine {
   }
 
   forget(document: vscode.TextDocument): void {
-    this.lines.delete(document.uri.toString());
+    const key = document.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+    this.lines.delete(key);
+  }
+
+  dispose(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
   }
 }

@@ -81,7 +81,7 @@ export class EditorSurfaces implements vscode.Disposable {
         else this.decorations.clear(editor);
       }
       this.codeLens.refresh();
-      await this.cheapest.update(document, analysis);
+      this.cheapest.schedule(document, analysis);
     } catch (error) {
       console.error('Prompt Latency Lens: analysis failed', error);
     }

@@ -116,8 +116,16 @@ describe('editor surfaces', () => {
   it('Compare Targets opens a table of targets; "Use" on a row makes it the primary target', async () => {
     await cleanWorkbench();
     const editor = await openPrompt('support.prompt');
-    const state = await vscode.commands.executeCommand<{ rows: { target: string }[] }>('promptLens.compareTargets', editor.document.uri);
+    const state = await vscode.commands.executeCommand<{ rows: { target: string; meetsSlo: boolean }[] }>('promptLens.compareTargets', editor.document.uri);
     assert.ok(state && state.rows.length > 10, 'rows for providers and self-hosted deployments');
+    // The hover's one-line summary names the view's cheapest row that meets the SLO.
+    const cheapest = state.rows.find((r) => r.meetsSlo);
+    assert.ok(cheapest, 'some target meets the interactive SLO for this small prompt');
+    let last = '';
+    await waitFor('the cheapest-target line in the hover', async () => {
+      last = await promptLensHover(editor.document.uri, new vscode.Position(1, 3));
+      return last.includes(`Cheapest meeting the interactive SLO: ${cheapest.target},`) ? true : undefined;
+    }, 15_000).catch(() => assert.fail(`expected ${cheapest.target} in the hover:\n${last}`));
     const rows = await waitFor('compare rows in the webview', async () => {
       const found = await queryWebviews('compare-rows', '[data-test=compare-row]');
       return found.texts.length > 10 ? found : undefined;
