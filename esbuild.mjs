@@ -1,4 +1,4 @@
-// Bundles the extension host entry, the CLI and (lazily loaded) tokenizer vocabularies.
+// Bundles the extension host entry, its analysis worker, the CLI and (lazily loaded) tokenizer vocabularies.
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync } from 'node:fs';
@@ -29,7 +29,7 @@ const webviews = Object.fromEntries(
 );
 
 const builds = [
-  { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'], plugins: [vocabularyPlugin] },
+  { ...common, entryPoints: { extension: 'src/extension/extension.ts', 'analysis.worker': 'src/extension/analysis/analysis.worker.ts' }, outdir: 'dist', external: ['vscode'], plugins: [vocabularyPlugin] },
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, plugins: [vocabularyPlugin] },
   {
     ...common,

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import type { CompareViewState } from '../webview/compare/state';
 import type { ResultsViewState } from '../webview/results/state';
@@ -28,25 +30,28 @@ export interface PromptLensApi {
   compareState(): CompareViewState | undefined;
   /** Where benchmark history and other per-workspace data are kept. */
   historyRoot(): string;
-  /** How long activate() took and which vocabularies were loaded when it returned (none, by design). */
-  activation: { ms: number; vocabularies: string[] };
+  /** How long activate() took, which vocabularies it loaded (none) and whether it started the worker (no). */
+  activation: { ms: number; vocabularies: string[]; workerRunning: boolean };
+  /** Vocabularies loaded in the extension host itself (analysis loads them in its worker only). */
+  hostVocabularies(): string[];
+  analysisWorkerRunning(): boolean;
 }
 
 /**
- * Activation registers providers and commands only; no vocabulary is loaded until a prompt is
- * counted (tokenizers load on first use).
+ * Activation registers providers and commands only; the analysis worker starts, and loads
+ * vocabularies, when the first prompt is analysed.
  */
 export function activate(context: vscode.ExtensionContext): PromptLensApi {
   const started = performance.now();
   const tables = new ExtensionTables();
   const calibrations = new Calibrations(context.globalState);
-  const analyzer = new PromptAnalyzer(tables, calibrations);
+  const analyzer = new PromptAnalyzer(tables, calibrations, () => new Worker(join(__dirname, 'analysis.worker.js')));
   const statusBar = new PromptStatusBar();
   const diagnostics = new PromptDiagnostics();
   const decorations = new PrefixDecorations();
   const codeLens = new PromptCodeLensProvider(analyzer);
-  const cheapest = new CheapestLine(tables, calibrations);
-  const compare = new ComparePanel(context.extensionUri, analyzer, tables, calibrations);
+  const cheapest = new CheapestLine(analyzer);
+  const compare = new ComparePanel(context.extensionUri, analyzer);
   const bench = registerBenchmark(context, tables, calibrations, () => analyzer.invalidate());
   stopRuns = bench.stopRuns;
   // Providers follow promptLens.include: re-registered with the new selector when it changes.
@@ -84,9 +89,11 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
       }
     }),
   );
-  const activation = { ms: performance.now() - started, vocabularies: loadedTokenizers() };
+  const activation = { ms: performance.now() - started, vocabularies: loadedTokenizers(), workerRunning: analyzer.workerRunning };
   return {
     activation,
+    hostVocabularies: () => loadedTokenizers(),
+    analysisWorkerRunning: () => analyzer.workerRunning,
     statusBarText: () => statusBar.text,
     targetText: () => statusBar.targetText,
     analysis: (document) => analyzer.analyze(document),

@@ -1,38 +1,28 @@
+import { setImmediate as nextTick } from 'node:timers/promises';
+import type { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
-import { countPrompt, type PromptCount } from '../../core/count';
-import { parseTargetId, resolveTarget, targetIdForModel, targetTokenizerId, type ResolvedTarget, type Tables } from '../../core/estimate';
+import type { Cacheable, CountResult, EngineConfig } from '../../core/analysis/engine';
 import { estimateTarget, type TargetEstimate } from '../../core/analysis/targetEstimates';
-import type { WorkloadProfile } from '../../core/compare';
-import { PrefixCacheAnalyser, updateInSlices } from '../../core/findings/prefixCache';
-import { ragFindings, suppressed } from '../../core/findings/report';
-import { parseFindingSettings, type FindingSettings } from '../../core/findings/settings';
-import { findingTarget, type FindingTarget } from '../../core/findings/targets';
+import type { CompareResult, WorkloadProfile } from '../../core/compare';
+import type { PromptCount } from '../../core/count';
+import { parseTargetId, resolveTarget, targetTokenizerId, type ResolvedTarget } from '../../core/estimate';
+import type { PromptReport, ReportFileInput } from '../../core/findings/report';
+import { parseFindingSettings } from '../../core/findings/settings';
 import type { Finding } from '../../core/findings/types';
-import { PromptCounter } from '../../core/promptCounter';
 import { parsePrompt } from '../../core/prompt/parse';
 import type { ParsedPrompt } from '../../core/prompt/types';
-import { resolveTokenizerId } from '../../core/tokenize/models';
-import { getTokenizer } from '../../core/tokenize/registry';
 import type { TextEdit } from '../../core/tokenize/incremental';
+import { resolveTokenizerId } from '../../core/tokenize/models';
 import type { TokenizerId } from '../../core/tokenize/types';
 import type { Calibrations } from '../bench/calibrations';
 import { readSettings, readWorkloadProfile } from '../config';
 import { findPromptFiles, isPromptDocument } from '../promptDocuments';
 import type { ExtensionTables } from '../tables';
-
-interface WorkspaceAnalysis {
-  analyser: PrefixCacheAnalyser;
-  target: FindingTarget;
-  scan: Promise<void>;
-}
+import { EngineClient } from './engineClient';
 
 /** From this size, findings (tens of milliseconds per pass on a megabyte) wait for a pause in typing. */
 const DEFERRED_FINDINGS_CHARS = 200_000;
 const FINDINGS_IDLE_MS = 750;
-
-function nextTick(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 /** Everything the editor surfaces show for one document version; computed once, read by all. */
 export interface DocumentAnalysis {
@@ -44,7 +34,7 @@ export interface DocumentAnalysis {
   targets: TargetEstimate[];
   findings: Finding[];
   /** The prefix a cache can serve and where it ends in the file. */
-  cacheable?: { tokens: number; endOffset: number; source: 'shared with other prompts' | 'system prompt' };
+  cacheable?: Cacheable;
   /** The front-matter model that chose the primary target, when it did. */
   frontMatterTarget?: string;
   /** The workload the estimates assume (settings, then the file's front matter). */
@@ -55,29 +45,30 @@ export interface DocumentAnalysis {
 }
 
 interface Config {
-  tables: Tables;
-  targets: ResolvedTarget[];
-  findings: FindingSettings;
-  variablePatterns: string[];
+  engine: EngineConfig;
   maxFileBytes: number;
   problems: string[];
 }
 
 /**
- * The pipeline from document to what the surfaces show: parse → tokens (per target tokenizer,
- * incremental) → estimates → findings. Results are cached per document version; a workspace
- * prefix-cache analyser (on the primary target) is fed in slices so the host is never held long.
+ * The pipeline from document to what the surfaces show. Parsing, tokenising (incremental, per
+ * target tokenizer) and findings run in the analysis worker (core/analysis/engine.ts), so the host
+ * never loads a vocabulary or tokenises a megabyte; here: settings, estimates (microseconds) and a
+ * result cache per document version, read by every surface.
  */
 export class PromptAnalyzer implements vscode.Disposable {
-  private readonly counters = new Map<TokenizerId, PromptCounter>();
+  private readonly engine: EngineClient;
   private readonly results = new Map<string, DocumentAnalysis>();
+  /** Results computed before the workspace scan finished: still shown, recomputed on the next refresh. */
+  private readonly stale = new Set<string>();
   private readonly pendingEdits = new Map<string, TextEdit[]>();
+  /** One request per document version in flight (a hover and a refresh share it). */
+  private readonly inflight = new Map<string, { version: number; result: Promise<DocumentAnalysis | undefined> }>();
   private config: Promise<Config> | undefined;
-  /**
-   * One workspace prefix-cache analyser per primary target in use (a prompt's front matter can pick
-   * its own), so documents with different primaries never make each other rescan the workspace.
-   */
-  private readonly workspaces = new Map<string, WorkspaceAnalysis>();
+  /** Bumped when settings change or the worker restarts: results begun before are not kept. */
+  private generation = 0;
+  /** Primary targets whose workspace scan the engine has been given, by target id. */
+  private readonly scans = new Map<string, Promise<void>>();
   private readonly emitter = new vscode.EventEmitter<vscode.Uri | undefined>();
   /** Fires with a document's URI when its analysis changed, or undefined when all may have. */
   readonly onDidChange = this.emitter.event;
@@ -90,7 +81,12 @@ export class PromptAnalyzer implements vscode.Disposable {
   constructor(
     private readonly tables: ExtensionTables,
     private readonly calibrations: Calibrations,
+    spawnWorker: () => Worker,
   ) {
+    this.engine = new EngineClient(spawnWorker, (reason) => {
+      console.error(`Prompt Latency Lens: ${reason}; restarting it`);
+      this.invalidate();
+    });
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('promptLens')) this.invalidate();
@@ -105,18 +101,27 @@ export class PromptAnalyzer implements vscode.Disposable {
     );
   }
 
+  /** Whether the analysis worker is running (activation must not start it). */
+  get workerRunning(): boolean {
+    return this.engine.running;
+  }
+
   /** Drops every cached result (settings, targets or calibrations changed). */
   invalidate(): void {
+    this.generation++;
     this.config = undefined;
     this.results.clear();
-    this.workspaces.clear();
+    this.stale.clear();
+    this.inflight.clear();
+    this.scans.clear();
     this.emitter.fire(undefined);
   }
 
   /** The analysis of this exact version, if computed. */
   cached(document: vscode.TextDocument): DocumentAnalysis | undefined {
-    const result = this.results.get(document.uri.toString());
-    return result?.version === document.version ? result : undefined;
+    const key = document.uri.toString();
+    const result = this.results.get(key);
+    return result?.version === document.version && !this.stale.has(key) ? result : undefined;
   }
 
   /** The newest analysis of any version (stale while typing, fine for a hover between keystrokes). */
@@ -124,108 +129,100 @@ export class PromptAnalyzer implements vscode.Disposable {
     return this.results.get(document.uri.toString());
   }
 
-  async analyze(document: vscode.TextDocument): Promise<DocumentAnalysis | undefined> {
-    if (!isPromptDocument(document)) return undefined;
+  analyze(document: vscode.TextDocument): Promise<DocumentAnalysis | undefined> {
+    if (!isPromptDocument(document)) return Promise.resolve(undefined);
     const hit = this.cached(document);
-    if (hit) return hit;
+    if (hit) return Promise.resolve(hit);
+    const key = document.uri.toString();
+    const running = this.inflight.get(key);
+    if (running?.version === document.version) return running.result;
+    const result = this.run(document).finally(() => {
+      if (this.inflight.get(key)?.result === result) this.inflight.delete(key);
+    });
+    this.inflight.set(key, { version: document.version, result });
+    return result;
+  }
+
+  private async run(document: vscode.TextDocument): Promise<DocumentAnalysis | undefined> {
+    const generation = this.generation;
     const config = await this.configuration();
     const key = document.uri.toString();
-    const text = document.getText();
     const version = document.version;
-    if (Buffer.byteLength(text) > config.maxFileBytes) {
-      const parsed = parsePrompt(document.fileName, '');
-      const result: DocumentAnalysis = { version, parsed, count: countPrompt(parsed, getTokenizer('o200k_base')), targets: [], findings: [], profile: readWorkloadProfile(undefined, document.uri).profile, tooLarge: `over promptLens.maxFileBytes (${config.maxFileBytes.toLocaleString('en-US')} bytes): not tokenised`, problems: config.problems };
-      this.results.set(key, result);
+    // UTF-8 takes at least a byte per UTF-16 unit: a file that long is over the limit without copying its text.
+    const text = document.offsetAt(document.lineAt(document.lineCount - 1).range.end) > config.maxFileBytes ? undefined : document.getText();
+    if (text === undefined || Buffer.byteLength(text) > config.maxFileBytes) {
+      const result: DocumentAnalysis = { version, parsed: parsePrompt(document.fileName, ''), count: NOTHING_COUNTED, targets: [], findings: [], profile: readWorkloadProfile(undefined, document.uri).profile, tooLarge: `over promptLens.maxFileBytes (${config.maxFileBytes.toLocaleString('en-US')} bytes): not tokenised`, problems: config.problems };
+      this.store(document, result, generation);
       return result;
     }
     const { profile, problems: profileProblems } = readWorkloadProfile(text, document.uri);
     const edits = this.pendingEdits.get(key) ?? [];
     this.pendingEdits.delete(key);
-
-    const frontMatter = parsePrompt(document.fileName, text, { variablePatterns: config.variablePatterns }).settings.model;
-    const targets = this.targetsFor(config, frontMatter);
-    const primary = targets.list[0]!;
-    const primaryTokenizer = resolveTokenizerId(targetTokenizerId(primary));
-    const counts = new Map<TokenizerId, PromptCount>();
-    for (const target of targets.list) {
-      const id = resolveTokenizerId(targetTokenizerId(target));
-      // Sliced: a large document's first count yields to the event loop instead of blocking the host.
-      if (!counts.has(id)) counts.set(id, await this.counter(id, config).countAsync(key, document.fileName, text, version, edits));
-    }
-    if (document.version !== version) return this.results.get(key); // edited meanwhile: a newer analysis follows
-    const parsed = this.counter(primaryTokenizer, config).parsed(key) ?? parsePrompt(document.fileName, text);
-    const count = counts.get(primaryTokenizer)!;
-
-    const workspace = this.workspaceAnalyser(config, primary);
     const file = vscode.workspace.asRelativePath(document.uri, false);
-    const estimates = (cacheable: DocumentAnalysis['cacheable']) =>
-      targets.list.map((target) =>
-        estimateTarget({
-          target,
-          count: counts.get(resolveTokenizerId(targetTokenizerId(target)))!,
-          cacheableTokens: cacheable?.tokens ?? 0,
-          slo: profile,
-          ...(this.calibrations.profile(target.id) ? { calibration: this.calibrations.profile(target.id)! } : {}),
-        }),
-      );
+    const counted = await this.engine.call('count', { key, file, fileName: document.fileName, text, version, edits });
+    // Superseded by a newer version (its analysis follows) or by new settings.
+    if (!counted || document.version !== version || generation !== this.generation) return this.results.get(key);
+    this.scanWorkspace(config, counted.targets[0]!, generation);
+
     const base = {
       version,
-      parsed,
-      count,
-      ...(targets.fromFrontMatter ? { frontMatterTarget: targets.fromFrontMatter } : {}),
+      parsed: counted.parsed,
+      count: countFor(counted, counted.targets[0]!),
+      ...(counted.frontMatterTarget ? { frontMatterTarget: counted.frontMatterTarget } : {}),
       profile,
-      problems: [...config.problems, ...targets.problems, ...profileProblems, ...this.calibrations.staleNotes(targets.list.map((t) => t.id))],
+      problems: [...config.problems, ...profileProblems, ...this.calibrations.staleNotes(counted.targets.map((t) => t.id))],
     };
-    const findingsPass = async (): Promise<DocumentAnalysis | undefined> => {
-      // Each step is tens of milliseconds on a megabyte prompt: yield between them, and stop when a
-      // newer version has arrived.
-      await nextTick();
-      if (document.version !== version) return undefined;
-      workspace.analyser.update(file, text, parsed);
-      await nextTick();
-      const input = { file, text, parsed, analyser: workspace.analyser, tokenizer: getTokenizer(workspace.target.tokenizer), costModel: workspace.target.model, settings: config.findings };
-      const rag = ragFindings(input).findings;
-      await nextTick();
-      const cache = workspace.analyser.findingsFor(file);
-      await nextTick();
-      const findings = suppressed(input, [rag, cache]);
-      const cacheable = this.cacheablePrefix(workspace.analyser, file, parsed, count);
-      return { ...base, targets: estimates(cacheable), findings, ...(cacheable ? { cacheable } : {}) };
+    const withFindings = async (): Promise<DocumentAnalysis | undefined> => {
+      const found = await this.engine.call('findings', key, version);
+      if (!found || document.version !== version) return undefined;
+      return { ...base, targets: this.estimates(counted, profile, found.cacheable), findings: found.findings, ...(found.cacheable ? { cacheable: found.cacheable } : {}) };
     };
 
     if (text.length >= DEFERRED_FINDINGS_CHARS) {
       // Large prompt: counts and estimates now (status bar, hover), findings once typing pauses;
       // until then the previous findings and cacheable prefix stand.
       const previous = this.results.get(key);
-      const result: DocumentAnalysis = { ...base, targets: estimates(previous?.cacheable), findings: previous?.findings ?? [], ...(previous?.cacheable ? { cacheable: previous.cacheable } : {}) };
-      this.store(document, result);
-      this.deferFindings(document, version, findingsPass);
+      const result: DocumentAnalysis = { ...base, targets: this.estimates(counted, profile, previous?.cacheable), findings: previous?.findings ?? [], ...(previous?.cacheable ? { cacheable: previous.cacheable } : {}) };
+      this.store(document, result, generation);
+      this.deferFindings(document, generation, withFindings);
       return result;
     }
-    const result = await findingsPass();
+    const result = await withFindings();
     if (!result) return this.results.get(key);
-    this.store(document, result);
+    this.store(document, result, generation);
     return result;
   }
 
-  private store(document: vscode.TextDocument, result: DocumentAnalysis): void {
+  private estimates(counted: CountResult, profile: WorkloadProfile, cacheable: Cacheable | undefined): TargetEstimate[] {
+    return counted.targets.map((target) => {
+      const calibration = this.calibrations.profile(target.id);
+      return estimateTarget({ target, count: countFor(counted, target), cacheableTokens: cacheable?.tokens ?? 0, slo: profile, ...(calibration ? { calibration } : {}) });
+    });
+  }
+
+  private store(document: vscode.TextDocument, result: DocumentAnalysis, generation: number): void {
+    if (generation !== this.generation) return;
     this.results.set(document.uri.toString(), result);
+    this.stale.delete(document.uri.toString());
     this.emitter.fire(document.uri);
   }
 
   /** Runs a large document's findings after FINDINGS_IDLE_MS without edits, then tells the surfaces. */
-  private deferFindings(document: vscode.TextDocument, version: number, pass: () => Promise<DocumentAnalysis | undefined>): void {
+  private deferFindings(document: vscode.TextDocument, generation: number, pass: () => Promise<DocumentAnalysis | undefined>): void {
     const key = document.uri.toString();
     clearTimeout(this.findingTimers.get(key));
     this.findingTimers.set(
       key,
       setTimeout(() => {
         this.findingTimers.delete(key);
-        void pass().then((result) => {
-          if (!result || document.version !== version) return;
-          this.store(document, result);
-          this.findingsEmitter.fire(document);
-        });
+        pass().then(
+          (result) => {
+            if (!result || generation !== this.generation) return;
+            this.store(document, result, generation);
+            this.findingsEmitter.fire(document);
+          },
+          (error: unknown) => console.error('Prompt Latency Lens: findings failed', error),
+        );
       }, FINDINGS_IDLE_MS),
     );
   }
@@ -235,97 +232,77 @@ export class PromptAnalyzer implements vscode.Disposable {
     clearTimeout(this.findingTimers.get(key));
     this.findingTimers.delete(key);
     this.results.delete(key);
+    this.stale.delete(key);
     this.pendingEdits.delete(key);
-    for (const counter of this.counters.values()) counter.forget(key);
+    this.inflight.delete(key);
+    if (this.engine.running) void this.engine.call('forget', key).catch(() => undefined);
   }
 
-  /** The workspace-wide prefix-cache analyser on the primary target (for the report command). */
-  async workspaceReady(): Promise<{ analyser: PrefixCacheAnalyser; target: FindingTarget; settings: FindingSettings }> {
-    const config = await this.configuration();
-    const workspace = this.workspaceAnalyser(config, config.targets[0]!);
-    await workspace.scan;
-    return { analyser: workspace.analyser, target: workspace.target, settings: config.findings };
+  /** Tokens of a piece of text with one tokenizer (the hover's selection), counted in the worker. */
+  countText(tokenizer: TokenizerId, text: string): Promise<number> {
+    return this.configuration().then(() => this.engine.call('countText', tokenizer, text));
   }
 
-  private counter(id: TokenizerId, config: Config): PromptCounter {
-    let counter = this.counters.get(id);
-    if (!counter) {
-      counter = new PromptCounter({ tokenizer: id, variablePatterns: config.variablePatterns });
-      this.counters.set(id, counter);
-    }
-    return counter;
+  /** Compare Targets for an analysed document (its latest counted text). */
+  async compare(document: vscode.TextDocument, analysis: DocumentAnalysis): Promise<CompareResult> {
+    await this.configuration();
+    return this.engine.call('compare', document.uri.toString(), { profile: analysis.profile, ...(analysis.cacheable ? { cachedTokens: analysis.cacheable.tokens } : {}), calibrations: this.calibrations.profiles() });
   }
 
-  private targetsFor(config: Config, frontMatterModel: string | undefined): { list: ResolvedTarget[]; fromFrontMatter?: string; problems: string[] } {
-    if (!frontMatterModel) return { list: config.targets, problems: [] };
-    const id = targetIdForModel(frontMatterModel, config.tables, config.targets[0]);
-    if (!id) return { list: config.targets, problems: [] };
-    const target = resolveTarget(parseTargetId(id), config.tables);
-    return { list: [target, ...config.targets.filter((t) => t.id !== target.id)], fromFrontMatter: frontMatterModel, problems: [] };
+  /** The workspace report on the primary target. */
+  async report(inputs: ReportFileInput[]): Promise<PromptReport> {
+    await this.configuration();
+    return this.engine.call('report', inputs);
   }
 
   /**
-   * Shared prefix with other workspace prompts when there is one, else the system prompt itself (it
-   * repeats on every call) — cut where the first dynamic part (a variable, a date, a name) begins.
+   * Gives the engine every prompt file in the workspace (open ones with their unsaved text) once per
+   * primary target; when it has them all, the open prompts are re-analysed against the whole workspace.
    */
-  private cacheablePrefix(analyser: PrefixCacheAnalyser, file: string, parsed: ParsedPrompt, count: PromptCount): DocumentAnalysis['cacheable'] {
-    const member = analyser.groupOf(file)?.members.find((m) => m.file === file);
-    if (member && member.cacheableTokens > 0) return { tokens: member.cacheableTokens, endOffset: member.prefixEnd, source: 'shared with other prompts' };
-    const breaker = analyser.breakers(file)[0];
-    if (breaker) return breaker.cacheableNow > 0 ? { tokens: breaker.cacheableNow, endOffset: breaker.range.start, source: 'system prompt' } : undefined;
-    const system = parsed.messages[0];
-    if (system && system.role === 'system' && parsed.messages.length > 1 && !parsed.variables.some((v) => v.range.start < system.range.end)) {
-      return { tokens: count.messages[0]?.tokens ?? 0, endOffset: system.range.end, source: 'system prompt' };
-    }
-    return undefined;
-  }
-
-  private workspaceAnalyser(config: Config, primary: ResolvedTarget): WorkspaceAnalysis {
-    const known = this.workspaces.get(primary.id);
-    if (known) return known;
-    const target = findingTarget(primary);
-    const analyser = new PrefixCacheAnalyser({ tokenizer: getTokenizer(target.tokenizer), costModel: target.model, settings: config.findings.cache, rag: config.findings.rag });
-    const scan = this.scanWorkspace(analyser, config).catch((error: unknown) => console.error('Prompt Latency Lens: workspace scan failed', error));
-    const workspace = { analyser, target, scan };
-    this.workspaces.set(primary.id, workspace);
-    return workspace;
-  }
-
-  /**
-   * Every prompt file in the workspace (open ones with their unsaved text), fed in slices; then the
-   * open prompts are re-analysed once, against the complete workspace.
-   */
-  private async scanWorkspace(analyser: PrefixCacheAnalyser, config: Config): Promise<void> {
-    const uris = await findPromptFiles();
-    const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
-    const sources: { file: string; text: string; parsed: ParsedPrompt }[] = [];
-    for (const uri of uris) {
-      try {
-        const document = open.get(uri.toString());
-        const bytes = document ? undefined : await vscode.workspace.fs.readFile(uri);
-        const text = document ? document.getText() : new TextDecoder().decode(bytes);
-        if ((bytes?.byteLength ?? Buffer.byteLength(text)) > config.maxFileBytes) continue;
-        const file = vscode.workspace.asRelativePath(uri, false);
-        sources.push({ file, text, parsed: parsePrompt(file, text, { variablePatterns: config.variablePatterns }) });
-      } catch {
-        /* unreadable: skipped, the report lists it */
+  private scanWorkspace(config: Config, primary: ResolvedTarget, generation: number): void {
+    if (this.scans.has(primary.id)) return;
+    const scan = (async () => {
+      const uris = await findPromptFiles();
+      const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
+      const sources: ReportFileInput[] = [];
+      for (const uri of uris) {
+        try {
+          const document = open.get(uri.toString());
+          const bytes = document ? undefined : await vscode.workspace.fs.readFile(uri);
+          const text = document ? document.getText() : new TextDecoder().decode(bytes);
+          if ((bytes?.byteLength ?? Buffer.byteLength(text)) > config.maxFileBytes) continue;
+          sources.push({ path: vscode.workspace.asRelativePath(uri, false), text });
+        } catch {
+          /* unreadable: skipped, the report lists it */
+        }
       }
-    }
-    await updateInSlices(analyser, sources);
-    if ([...this.workspaces.values()].some((w) => w.analyser === analyser)) {
-      this.results.clear();
+      await this.engine.call('scan', primary.id, sources);
+      if (generation !== this.generation) return;
+      // Hovers keep answering from the results they have while the surfaces refresh them all.
+      for (const key of this.results.keys()) this.stale.add(key);
       this.emitter.fire(undefined);
-    }
+    })().catch((error: unknown) => console.error('Prompt Latency Lens: workspace scan failed', error));
+    this.scans.set(primary.id, scan);
   }
 
   private configuration(): Promise<Config> {
-    this.config ??= this.loadConfig();
+    if (!this.config) {
+      const config = this.loadConfig();
+      // A failed load (the worker died meanwhile) is tried again by the next call, not cached.
+      config.catch(() => {
+        if (this.config === config) this.config = undefined;
+      });
+      this.config = config;
+    }
     return this.config;
   }
 
   private async loadConfig(): Promise<Config> {
+    // The first validation of each schema compiles it: tens of milliseconds together, so yield between.
     const { settings, problems } = readSettings();
+    await nextTick();
     const loaded = await this.tables.get();
+    await nextTick();
     problems.push(...loaded.problems);
     const targets: ResolvedTarget[] = [];
     for (const id of settings.targets) {
@@ -341,11 +318,21 @@ export class PromptAnalyzer implements vscode.Disposable {
     const plain = (key: string): unknown => JSON.parse(JSON.stringify(raw.get(key) ?? null)) ?? undefined;
     const findings = parseFindingSettings({ disabled: plain('findings.disabled'), rag: plain('rag'), cache: plain('cache') });
     problems.push(...findings.problems.map((p) => `promptLens.${p}`));
-    return { tables: loaded.tables, targets, findings: findings.settings, variablePatterns: settings.variablePatterns, maxFileBytes: settings.maxFileBytes, problems };
+    const engine: EngineConfig = { tables: loaded.tables, targets, findings: findings.settings, variablePatterns: settings.variablePatterns };
+    await this.engine.call('configure', engine);
+    return { engine, maxFileBytes: settings.maxFileBytes, problems };
   }
 
   dispose(): void {
     for (const t of this.findingTimers.values()) clearTimeout(t);
     for (const d of this.disposables) d.dispose();
+    void this.engine.dispose();
   }
 }
+
+function countFor(counted: CountResult, target: ResolvedTarget): PromptCount {
+  return counted.counts[resolveTokenizerId(targetTokenizerId(target))]!;
+}
+
+/** A file over the size limit is not tokenised at all. */
+const NOTHING_COUNTED: PromptCount = { tokenizer: 'o200k_base', exact: true, contentTokens: 0, inputTokens: 0, messages: [], variables: [], errors: [] };

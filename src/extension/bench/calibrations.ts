@@ -46,6 +46,11 @@ export class Calibrations {
     return stored && !isStale(stored, now) ? stored.profile : undefined;
   }
 
+  /** Every fresh profile by target id (for the comparison, which weighs many targets). */
+  profiles(now = Date.now()): Record<string, CalibrationProfile> {
+    return Object.fromEntries(Object.entries(this.all()).flatMap(([id, stored]) => (isStale(stored, now) ? [] : [[id, stored.profile]])));
+  }
+
   /** A message for each stale calibration among these targets, so the user knows why it is not used. */
   staleNotes(targetIds: readonly string[], now = Date.now()): string[] {
     return targetIds.flatMap((id) => {

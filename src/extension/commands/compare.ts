@@ -1,11 +1,8 @@
 import * as vscode from 'vscode';
 import { compareViewState, type CompareViewState } from '../../webview/compare/state';
 import type { PromptAnalyzer } from '../analysis/analyzer';
-import { compareFor } from '../analysis/compareFor';
-import type { Calibrations } from '../bench/calibrations';
 import { readSettings } from '../config';
 import { isPromptDocument } from '../promptDocuments';
-import type { ExtensionTables } from '../tables';
 import { PanelHost, type PanelSpec } from '../webview/panelHost';
 
 const SPEC: PanelSpec = { viewType: 'promptLens.compare', title: 'Compare Targets', script: 'compare' };
@@ -17,8 +14,6 @@ export class ComparePanel implements vscode.Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly analyzer: PromptAnalyzer,
-    private readonly tables: ExtensionTables,
-    private readonly calibrations: Calibrations,
   ) {}
 
   get state(): CompareViewState | undefined {
@@ -33,10 +28,9 @@ export class ComparePanel implements vscode.Disposable {
     }
     const analysis = await this.analyzer.analyze(document);
     if (!analysis || analysis.tooLarge) return undefined;
-    const { tables } = await this.tables.get();
     let state: CompareViewState;
     try {
-      const result = compareFor(document, analysis, tables, this.calibrations);
+      const result = await this.analyzer.compare(document, analysis);
       state = compareViewState(vscode.workspace.asRelativePath(document.uri), result, readSettings().settings.targets[0]);
     } catch (error) {
       void vscode.window.showErrorMessage(`Prompt Latency Lens: ${(error as Error).message}`);

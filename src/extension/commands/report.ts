@@ -1,8 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { buildReport } from '../../core/findings/report';
+import type { ReportFileInput } from '../../core/findings/report';
 import { reportMarkdown } from '../../core/findings/reportMarkdown';
-import { getTokenizer } from '../../core/tokenize/registry';
 import type { PromptAnalyzer } from '../analysis/analyzer';
 import { writeAtomically } from '../bench/history';
 import { readSettings } from '../config';
@@ -20,16 +19,15 @@ export async function showWorkspaceReport(analyzer: PromptAnalyzer, storage: vsc
     return undefined;
   }
   const { settings } = readSettings();
-  const { target, settings: findingSettings } = await analyzer.workspaceReady();
   const uris = await findPromptFiles();
-  const inputs: { path: string; text: string }[] = [];
+  const inputs: ReportFileInput[] = [];
   for (const uri of uris) {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     const bytes = open ? undefined : await vscode.workspace.fs.readFile(uri).then(undefined, () => undefined);
     if (!open && (!bytes || bytes.byteLength > settings.maxFileBytes)) continue;
     inputs.push({ path: vscode.workspace.asRelativePath(uri, false), text: open ? open.getText() : new TextDecoder().decode(bytes) });
   }
-  const report = buildReport(inputs, { tokenizer: getTokenizer(target.tokenizer), costModel: target.model, settings: findingSettings });
+  const report = await analyzer.report(inputs);
   const markdown = reportMarkdown(report, (file, line) => `${vscode.Uri.joinPath(folder.uri, file).toString()}#L${line}`);
   // A file, not an untitled document: closing the preview never asks to save anything.
   const file = vscode.Uri.joinPath(storage, 'workspace-report.md');

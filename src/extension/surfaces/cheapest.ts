@@ -1,9 +1,6 @@
 import * as vscode from 'vscode';
 import { cheapestMeetingLine } from '../../core/compare';
-import { compareFor } from '../analysis/compareFor';
-import type { DocumentAnalysis } from '../analysis/analyzer';
-import type { Calibrations } from '../bench/calibrations';
-import type { ExtensionTables } from '../tables';
+import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
 
 /** Above this the comparison's per-tokenizer counts would cost too much per edit; the line is left out. */
 const MAX_CHARS = 200_000;
@@ -19,10 +16,7 @@ export class CheapestLine implements vscode.Disposable {
   private readonly lines = new Map<string, { version: number; line: string }>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
 
-  constructor(
-    private readonly tables: ExtensionTables,
-    private readonly calibrations: Calibrations,
-  ) {}
+  constructor(private readonly analyzer: PromptAnalyzer) {}
 
   get(document: vscode.TextDocument): string | undefined {
     const hit = this.lines.get(document.uri.toString());
@@ -43,10 +37,9 @@ export class CheapestLine implements vscode.Disposable {
   }
 
   private async update(document: vscode.TextDocument, analysis: DocumentAnalysis): Promise<void> {
-    const text = document.getText();
-    if (text.length > MAX_CHARS || analysis.tooLarge) return;
-    const { tables } = await this.tables.get();
-    const result = compareFor(document, analysis, tables, this.calibrations);
+    if (document.getText().length > MAX_CHARS || analysis.tooLarge) return;
+    const result = await this.analyzer.compare(document, analysis);
+    if (document.version !== analysis.version) return;
     this.lines.set(document.uri.toString(), { version: analysis.version, line: `$(lightbulb) ${cheapestMeetingLine(result)} — **Compare Targets** for all` });
   }
 

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { getTokenizer } from '../../core/tokenize/registry';
 import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
 import { fmtMs, fmtRange, fmtTokens, fmtUsd } from '../format';
 import { readSettings } from '../config';
@@ -18,13 +17,15 @@ export class PromptHoverProvider implements vscode.HoverProvider {
     const analysis = this.analyzer.latest(document) ?? (await this.analyzer.analyze(document));
     if (!analysis) return undefined;
     const selection = vscode.window.activeTextEditor?.document === document ? vscode.window.activeTextEditor.selection : undefined;
-    const markdown = new vscode.MarkdownString(renderHover(analysis, document.offsetAt(position), selection && !selection.isEmpty ? document.getText(selection) : undefined, this.cheapest.get(document)));
+    // The selection is counted in the analysis worker, with the primary target's tokenizer.
+    const selectionTokens = selection && !selection.isEmpty ? await this.analyzer.countText(analysis.count.tokenizer, document.getText(selection)) : undefined;
+    const markdown = new vscode.MarkdownString(renderHover(analysis, document.offsetAt(position), selectionTokens, this.cheapest.get(document)));
     markdown.supportThemeIcons = true;
     return new vscode.Hover(markdown);
   }
 }
 
-export function renderHover(a: DocumentAnalysis, offset: number, selectionText: string | undefined, cheapest: string | undefined): string {
+export function renderHover(a: DocumentAnalysis, offset: number, selectionTokens: number | undefined, cheapest: string | undefined): string {
   if (a.tooLarge) return `**Prompt Latency Lens** — file ${a.tooLarge}`;
   const lines: string[] = [];
   const primary = a.targets[0];
@@ -35,7 +36,7 @@ export function renderHover(a: DocumentAnalysis, offset: number, selectionText: 
   const index = a.parsed.messages.findIndex((m) => offset >= m.range.start && offset <= m.range.end);
   const message = index >= 0 ? a.count.messages[index] : undefined;
   if (message) parts.push(`this ${message.role} message **${fmtTokens(message.tokens, exact)}**`);
-  if (selectionText !== undefined) parts.push(`selection **${fmtTokens(selectionTokens(a, selectionText), exact)}**`);
+  if (selectionTokens !== undefined) parts.push(`selection **${fmtTokens(selectionTokens, exact)}**`);
   lines.push(`Tokens: ${parts.join(' · ')}`);
   lines.push('');
   lines.push(`| target | TTFT cold / warm | TPOT | E2E (${primary?.cold.outputTokens ?? 0} out) | $/call · per 1k |`);
@@ -60,9 +61,4 @@ export function renderHover(a: DocumentAnalysis, offset: number, selectionText: 
     lines.push('', ...ordered.slice(0, 5).map((p) => `$(warning) ${p}`), ...(ordered.length > 5 ? [`… and ${ordered.length - 5} more`] : []));
   }
   return lines.join('\n');
-}
-
-/** The selection counted with the primary tokenizer (small; counted on demand). */
-function selectionTokens(a: DocumentAnalysis, text: string): number {
-  return getTokenizer(a.count.tokenizer).count(text);
 }

@@ -43,6 +43,21 @@ describe('editor surfaces', () => {
     assert.match(api.targetText(), /openai\/gpt-4o/);
   });
 
+  it('hover: tokens of the selection, counted with the primary target\'s tokenizer in the analysis worker', async () => {
+    const editor = await openPrompt('customer-support.prompty');
+    const document = editor.document;
+    const parsed = parsePrompt(document.fileName, document.getText());
+    const system = parsed.messages[0]!;
+    const start = system.range.start;
+    const end = Math.min(system.range.end, start + 120);
+    editor.selection = new vscode.Selection(document.positionAt(start), document.positionAt(end));
+    const expected = getTokenizer('o200k_base').count(document.getText().slice(start, end));
+    const hover = await promptLensHover(document.uri, document.positionAt(start + 2));
+    assert.ok(hover.includes(`selection **${expected.toLocaleString('en-US')}**`), `expected ${expected} selected tokens in\n${hover}`);
+    editor.selection = new vscode.Selection(document.positionAt(start), document.positionAt(start));
+    assert.ok(!(await promptLensHover(document.uri, document.positionAt(start + 2))).includes('selection **'), 'no selection line without a selection');
+  });
+
   it('diagnostics: oversized retrieved context, with its numbers', async () => {
     const editor = await openPrompt('findings/rag-oversized.prompt');
     const [rag] = await diagnosticsWith(editor.document.uri, 'rag-budget');

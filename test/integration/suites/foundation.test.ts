@@ -17,6 +17,10 @@ describe('foundation', () => {
     assert.ok(extension, 'extension not installed');
     await waitFor('activation', () => (extension.isActive ? true : undefined));
     assert.equal(vscode.window.activeTextEditor?.document.languageId, 'prompt');
+    // Activation itself loads no vocabulary and starts no worker; analysis starts the worker.
+    const api = await extensionApi();
+    assert.deepEqual(api.activation.vocabularies, []);
+    assert.equal(api.activation.workerRunning, false);
   });
 
   it('registers its commands', async () => {
@@ -33,6 +37,7 @@ describe('foundation', () => {
     const hover = texts.find((t) => t.includes('Prompt Latency Lens'));
     assert.ok(hover, `no Prompt Latency Lens hover in ${JSON.stringify(texts)}`);
     assert.ok(hover.includes(`prompt **${expected.toLocaleString('en-US')}** tokens`), hover);
+    assert.equal((await extensionApi()).analysisWorkerRunning(), true, 'counted in the analysis worker');
   });
 
   it('status bar shows the active prompt count, including include-glob files', async () => {

@@ -1,0 +1,278 @@
+import { setImmediate as nextTick } from 'node:timers/promises';
+import { compareTargets, promptTokenCounter, selfHostedModel, type CompareResult, type WorkloadProfile } from '../compare';
+import type { PromptCount } from '../count';
+import { parseTargetId, resolveTarget, targetIdForModel, targetTokenizerId, type CalibrationProfile, type ResolvedTarget, type Tables } from '../estimate';
+import { PrefixCacheAnalyser, updateInSlices } from '../findings/prefixCache';
+import { buildReport, ragFindings, suppressed, type PromptReport, type ReportFileInput } from '../findings/report';
+import type { FindingSettings } from '../findings/settings';
+import { findingTarget, type FindingTarget } from '../findings/targets';
+import type { Finding } from '../findings/types';
+import { parsePrompt } from '../prompt/parse';
+import type { ParsedPrompt } from '../prompt/types';
+import { PromptCounter } from '../promptCounter';
+import type { TextEdit } from '../tokenize/incremental';
+import { resolveTokenizerId } from '../tokenize/models';
+import { getTokenizer } from '../tokenize/registry';
+import type { TokenizerId } from '../tokenize/types';
+
+/** What the engine needs from settings and tables; plain data, so it can cross to a worker thread. */
+export interface EngineConfig {
+  tables: Tables;
+  /** Resolved from promptLens.targets, primary first (never empty). */
+  targets: ResolvedTarget[];
+  findings: FindingSettings;
+  variablePatterns: string[];
+}
+
+export interface CountRequest {
+  /** Identifies the document across versions (its URI). */
+  key: string;
+  /** Workspace-relative path: how findings and other prompts name it. */
+  file: string;
+  fileName: string;
+  text: string;
+  version: number;
+  /** VS Code's content changes since the text last sent for this key, in order. */
+  edits: readonly TextEdit[];
+}
+
+export interface CountResult {
+  version: number;
+  parsed: ParsedPrompt;
+  /** One count per distinct tokenizer among the targets. */
+  counts: Partial<Record<TokenizerId, PromptCount>>;
+  /** Primary first: the front matter's model when it names a known one, then the configured targets. */
+  targets: ResolvedTarget[];
+  /** The front-matter model that chose the primary target, when it did. */
+  frontMatterTarget?: string;
+}
+
+/** The prefix a cache can serve and where it ends in the file. */
+export interface Cacheable {
+  tokens: number;
+  endOffset: number;
+  source: 'shared with other prompts' | 'system prompt';
+}
+
+export interface FindingsResult {
+  version: number;
+  findings: Finding[];
+  cacheable?: Cacheable;
+}
+
+export interface CompareOptions {
+  profile: WorkloadProfile;
+  cachedTokens?: number;
+  /** Fresh calibrations by target id. */
+  calibrations: Record<string, CalibrationProfile>;
+}
+
+interface Counted extends CountResult {
+  file: string;
+  fileName: string;
+  text: string;
+}
+
+interface DocumentState {
+  /** The newest version asked for: an older request still waiting is skipped. */
+  requested: number;
+  /** Edits not yet handed to the counters (a skipped request leaves its edits to the next). */
+  edits: TextEdit[];
+  /** Counting is serial per document, so each count starts from the previous one. */
+  queue: Promise<unknown>;
+  counted?: Counted;
+}
+
+interface Workspace {
+  analyser: PrefixCacheAnalyser;
+  target: FindingTarget;
+}
+
+/**
+ * The editor's analysis pipeline without the editor: parse → tokens per target tokenizer
+ * (incremental across versions) → findings against a workspace prefix-cache analyser, plus the
+ * comparison and the report. Runs in a worker thread beside the extension host, so vocabularies and
+ * megabyte tokenisation never hold the host; every input and result is plain data.
+ */
+export class AnalysisEngine {
+  private config: EngineConfig | undefined;
+  /** Bumped by configure(): work begun under older settings returns nothing. */
+  private generation = 0;
+  private counters = new Map<TokenizerId, PromptCounter>();
+  private documents = new Map<string, DocumentState>();
+  /** One prefix-cache analyser per primary target in use (front matter can pick its own). */
+  private workspaces = new Map<string, Workspace>();
+
+  configure(config: EngineConfig): void {
+    if (config.targets.length === 0) throw new Error('the engine needs at least one target');
+    this.config = config;
+    this.generation++;
+    this.counters = new Map();
+    this.documents = new Map();
+    this.workspaces = new Map();
+  }
+
+  /**
+   * Counts one document version with each target's tokenizer. Undefined when a newer version of the
+   * same document arrived first (its request counts instead) or the configuration changed meanwhile.
+   */
+  count(request: CountRequest): Promise<CountResult | undefined> {
+    const config = this.configured();
+    const generation = this.generation;
+    const state = this.documentState(request.key);
+    state.requested = Math.max(state.requested, request.version);
+    state.edits.push(...request.edits);
+    const run = state.queue.then(async () => {
+      if (state.requested !== request.version) return undefined;
+      const edits = state.edits.splice(0);
+      const counted = await this.countNow(config, request, edits);
+      if (generation !== this.generation) return undefined;
+      state.counted = counted;
+      return { version: counted.version, parsed: counted.parsed, counts: counted.counts, targets: counted.targets, ...(counted.frontMatterTarget ? { frontMatterTarget: counted.frontMatterTarget } : {}) };
+    });
+    state.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async countNow(config: EngineConfig, request: CountRequest, edits: readonly TextEdit[]): Promise<Counted> {
+    const { key, file, fileName, text, version } = request;
+    const frontMatter = parsePrompt(fileName, text, { variablePatterns: config.variablePatterns }).settings.model;
+    const { targets, fromFrontMatter } = targetsFor(config, frontMatter);
+    const counts: Partial<Record<TokenizerId, PromptCount>> = {};
+    for (const target of targets) {
+      const id = resolveTokenizerId(targetTokenizerId(target));
+      // Sliced, so a selection count or another document's request is answered in between.
+      counts[id] ??= await this.counter(config, id).countAsync(key, fileName, text, version, edits);
+    }
+    const primary = resolveTokenizerId(targetTokenizerId(targets[0]!));
+    const parsed = this.counter(config, primary).parsed(key) ?? parsePrompt(fileName, text);
+    return { version, parsed, counts, targets, ...(fromFrontMatter ? { frontMatterTarget: fromFrontMatter } : {}), file, fileName, text };
+  }
+
+  /**
+   * The findings of a counted version against the workspace on its primary target, and the prefix a
+   * cache can serve. Undefined when that version is no longer the latest counted.
+   */
+  async findings(key: string, version: number): Promise<FindingsResult | undefined> {
+    const config = this.configured();
+    const generation = this.generation;
+    const current = () => (generation === this.generation && this.documents.get(key)?.counted?.version === version ? this.documents.get(key)!.counted : undefined);
+    const counted = current();
+    if (!counted) return undefined;
+    const { file, text, parsed, targets } = counted;
+    const workspace = this.workspace(config, targets[0]!);
+    // Each step is tens of milliseconds on a megabyte: yield between them, stop when superseded.
+    workspace.analyser.update(file, text, parsed);
+    await nextTick();
+    if (!current()) return undefined;
+    const input = { file, text, parsed, analyser: workspace.analyser, tokenizer: getTokenizer(workspace.target.tokenizer), costModel: workspace.target.model, settings: config.findings };
+    const rag = ragFindings(input).findings;
+    await nextTick();
+    if (!current()) return undefined;
+    const findings = suppressed(input, [rag, workspace.analyser.findingsFor(file)]);
+    const count = counted.counts[resolveTokenizerId(targetTokenizerId(targets[0]!))]!;
+    const cacheable = cacheablePrefix(workspace.analyser, file, parsed, count);
+    return { version, findings, ...(cacheable ? { cacheable } : {}) };
+  }
+
+  /** Feeds every workspace prompt to the analyser of this primary target, in slices. */
+  async scan(targetId: string, sources: readonly ReportFileInput[]): Promise<void> {
+    const config = this.configured();
+    const workspace = this.workspace(config, resolveTarget(parseTargetId(targetId), config.tables));
+    const parsed = sources.map(({ path, text }) => ({ file: path, text, parsed: parsePrompt(path, text, { variablePatterns: config.variablePatterns }) }));
+    await updateInSlices(workspace.analyser, parsed);
+  }
+
+  /** Tokens of a piece of text (the hover's selection). */
+  countText(tokenizer: TokenizerId, text: string): number {
+    return getTokenizer(tokenizer).count(text);
+  }
+
+  /**
+   * Compare Targets for a counted document: API models plus self-hosted deployments of the prompt's
+   * model (its front matter's open-weight model, else the model of the first self-hosted target).
+   */
+  compare(key: string, options: CompareOptions): CompareResult {
+    const config = this.configured();
+    const counted = this.documents.get(key)?.counted;
+    if (!counted) throw new Error('compare: the document has not been counted yet');
+    const candidates = [counted.parsed.settings.model, ...counted.targets.filter((t) => t.kind === 'self-hosted').map((t) => t.id.split('@')[0])];
+    const model = candidates.map((m) => (m ? selfHostedModel(config.tables, { promptModel: m }) : undefined)).find((m) => m !== undefined);
+    return compareTargets({
+      tables: config.tables,
+      profile: options.profile,
+      countTokens: promptTokenCounter(counted.fileName, counted.text),
+      ...(options.cachedTokens ? { cachedTokens: options.cachedTokens } : {}),
+      ...(model ? { model } : {}),
+      calibrationFor: (id) => options.calibrations[id],
+    });
+  }
+
+  /** The workspace report on the primary target. */
+  report(inputs: readonly ReportFileInput[]): PromptReport {
+    const config = this.configured();
+    const target = findingTarget(config.targets[0]!);
+    return buildReport(inputs, { tokenizer: getTokenizer(target.tokenizer), costModel: target.model, settings: config.findings });
+  }
+
+  forget(key: string): void {
+    this.documents.delete(key);
+    for (const counter of this.counters.values()) counter.forget(key);
+  }
+
+  private configured(): EngineConfig {
+    if (!this.config) throw new Error('the analysis engine has not been configured');
+    return this.config;
+  }
+
+  private documentState(key: string): DocumentState {
+    let state = this.documents.get(key);
+    if (!state) {
+      state = { requested: -Infinity, edits: [], queue: Promise.resolve() };
+      this.documents.set(key, state);
+    }
+    return state;
+  }
+
+  private counter(config: EngineConfig, id: TokenizerId): PromptCounter {
+    let counter = this.counters.get(id);
+    if (!counter) {
+      counter = new PromptCounter({ tokenizer: id, variablePatterns: config.variablePatterns });
+      this.counters.set(id, counter);
+    }
+    return counter;
+  }
+
+  private workspace(config: EngineConfig, primary: ResolvedTarget): Workspace {
+    let workspace = this.workspaces.get(primary.id);
+    if (!workspace) {
+      const target = findingTarget(primary);
+      workspace = { target, analyser: new PrefixCacheAnalyser({ tokenizer: getTokenizer(target.tokenizer), costModel: target.model, settings: config.findings.cache, rag: config.findings.rag }) };
+      this.workspaces.set(primary.id, workspace);
+    }
+    return workspace;
+  }
+}
+
+function targetsFor(config: EngineConfig, frontMatterModel: string | undefined): { targets: ResolvedTarget[]; fromFrontMatter?: string } {
+  const id = frontMatterModel ? targetIdForModel(frontMatterModel, config.tables, config.targets[0]) : undefined;
+  if (!id) return { targets: config.targets };
+  const target = resolveTarget(parseTargetId(id), config.tables);
+  return { targets: [target, ...config.targets.filter((t) => t.id !== target.id)], fromFrontMatter: frontMatterModel! };
+}
+
+/**
+ * Shared prefix with other workspace prompts when there is one, else the system prompt itself (it
+ * repeats on every call) — cut where the first dynamic part (a variable, a date, a name) begins.
+ */
+function cacheablePrefix(analyser: PrefixCacheAnalyser, file: string, parsed: ParsedPrompt, count: PromptCount): Cacheable | undefined {
+  const member = analyser.groupOf(file)?.members.find((m) => m.file === file);
+  if (member && member.cacheableTokens > 0) return { tokens: member.cacheableTokens, endOffset: member.prefixEnd, source: 'shared with other prompts' };
+  const breaker = analyser.breakers(file)[0];
+  if (breaker) return breaker.cacheableNow > 0 ? { tokens: breaker.cacheableNow, endOffset: breaker.range.start, source: 'system prompt' } : undefined;
+  const system = parsed.messages[0];
+  if (system && system.role === 'system' && parsed.messages.length > 1 && !parsed.variables.some((v) => v.range.start < system.range.end)) {
+    return { tokens: count.messages[0]?.tokens ?? 0, endOffset: system.range.end, source: 'system prompt' };
+  }
+  return undefined;
+}

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { AnalysisEngine, type EngineConfig } from '../../../src/core/analysis/engine';
+import { resolveProfile } from '../../../src/core/compare';
+import { countPrompt } from '../../../src/core/count';
+import { loadTables, parseTargetId, resolveTarget } from '../../../src/core/estimate';
+import { buildReport } from '../../../src/core/findings/report';
+import { parseFindingSettings } from '../../../src/core/findings/settings';
+import { findingTarget } from '../../../src/core/findings/targets';
+import { parsePrompt } from '../../../src/core/prompt/parse';
+import { getTokenizer } from '../../../src/core/tokenize/registry';
+
+const { tables } = loadTables();
+
+function config(targetIds: string[]): EngineConfig {
+  return { tables, targets: targetIds.map((id) => resolveTarget(parseTargetId(id), tables)), findings: parseFindingSettings({}).settings, variablePatterns: [] };
+}
+
+function engineWith(targetIds: string[]): AnalysisEngine {
+  const engine = new AnalysisEngine();
+  engine.configure(config(targetIds));
+  return engine;
+}
+
+const fresh = (fileName: string, text: string, tokenizer: 'o200k_base' | 'llama3') => countPrompt(parsePrompt(fileName, text), getTokenizer(tokenizer));
+const request = (text: string, version: number, edits: { offset: number; removed: number; inserted: string }[] = [], key = 'doc') => ({ key, file: `${key}.prompt`, fileName: `/w/${key}.prompt`, text, version, edits });
+
+/** A system prompt of `n` distinct sentences: long, shared, unchanging. */
+const policy = (n: number) => Array.from({ length: n }, (_, i) => `Rule ${i}: answer in the customer's language and cite policy section ${i}.`).join('\n');
+
+describe('AnalysisEngine', () => {
+  it('counts once per distinct target tokenizer, each equal to a fresh count', async () => {
+    const engine = engineWith(['llama-3.1-70b@4xh100-sxm:bf16', 'openai/gpt-4o', 'openai/gpt-4.1']);
+    const text = 'system:\nBe brief.\nuser:\nSummarise the attached report in three bullet points.\n';
+    const result = (await engine.count(request(text, 1)))!;
+    assert.deepEqual(Object.keys(result.counts).sort(), ['llama3', 'o200k_base']);
+    assert.deepEqual(result.counts.llama3, fresh('/w/doc.prompt', text, 'llama3'));
+    assert.deepEqual(result.counts.o200k_base, fresh('/w/doc.prompt', text, 'o200k_base'));
+    assert.deepEqual(result.targets.map((t) => t.id), ['llama-3.1-70b@4xh100-sxm:bf16', 'openai/gpt-4o', 'openai/gpt-4.1']);
+    assert.equal(result.frontMatterTarget, undefined);
+  });
+
+  it("puts the front matter's model first when it names a known one", async () => {
+    const engine = engineWith(['llama-3.1-70b@4xh100-sxm']);
+    const text = '---\nmodel: gpt-4o\n---\nsystem:\nBe brief.\nuser:\nHello\n';
+    const result = (await engine.count({ ...request(text, 1), fileName: '/w/doc.prompty' }))!;
+    assert.equal(result.frontMatterTarget, 'gpt-4o');
+    assert.equal(result.targets[0]!.kind, 'provider');
+    assert.equal(result.targets[1]!.id, 'llama-3.1-70b@4xh100-sxm:bf16');
+  });
+
+  it('skips a version overtaken before it started and hands its edits to the newer one', async () => {
+    const engine = engineWith(['openai/gpt-4o']);
+    const v1 = 'The quick brown fox jumps over the lazy dog. '.repeat(2000);
+    await engine.count(request(v1, 1));
+    const v2 = `${v1.slice(0, 10)}X${v1.slice(10)}`;
+    const v3 = `${v2.slice(0, 500)}${v2.slice(503)}Y`;
+    // Both sent before either runs: v2 is skipped, v3 applies both edits in order.
+    const [second, third] = await Promise.all([
+      engine.count(request(v2, 2, [{ offset: 10, removed: 0, inserted: 'X' }])),
+      engine.count(
+        request(v3, 3, [
+          { offset: v2.length, removed: 0, inserted: 'Y' },
+          { offset: 500, removed: 3, inserted: '' },
+        ]),
+      ),
+    ]);
+    assert.equal(second, undefined);
+    assert.deepEqual(third!.counts.o200k_base, fresh('/w/doc.prompt', v3, 'o200k_base'));
+  });
+
+  it('finds a prefix-cache group across the workspace and the prefix a cache can serve', async () => {
+    const engine = engineWith(['openai/gpt-4o']);
+    const system = policy(150);
+    const other = `system:\n${system}\nuser:\nWhere is my parcel?\n`;
+    const mine = `system:\n${system}\nuser:\nCan I return shoes after 40 days?\n`;
+    await engine.scan('openai/gpt-4o', [{ path: 'support/other.prompt', text: other }]);
+    await engine.count({ ...request(mine, 1), file: 'support/mine.prompt' });
+    const result = (await engine.findings('doc', 1))!;
+    assert.ok(result.findings.some((f) => f.code === 'prefix-cache'), JSON.stringify(result.findings.map((f) => f.code)));
+    assert.equal(result.cacheable?.source, 'shared with other prompts');
+    assert.ok(result.cacheable!.tokens >= 1024, `${result.cacheable?.tokens} tokens`);
+    assert.ok(result.cacheable!.endOffset > mine.indexOf(system) && result.cacheable!.endOffset <= mine.indexOf('Can I'));
+  });
+
+  it('answers nothing for findings of a version that is not the latest counted', async () => {
+    const engine = engineWith(['openai/gpt-4o']);
+    await engine.count(request('user:\nHello there\n', 1));
+    await engine.count(request('user:\nHello there, again\n', 2));
+    assert.equal(await engine.findings('doc', 1), undefined);
+    assert.ok(await engine.findings('doc', 2));
+    assert.equal(await engine.findings('unknown', 1), undefined);
+  });
+
+  it('drops work begun under settings that changed meanwhile', async () => {
+    const engine = engineWith(['openai/gpt-4o']);
+    const pending = engine.count(request('word '.repeat(50_000), 1));
+    engine.configure(config(['llama-3.1-8b@h100-sxm']));
+    assert.equal(await pending, undefined);
+    const after = (await engine.count(request('user:\nHi\n', 2)))!;
+    assert.equal(after.targets[0]!.id, 'llama-3.1-8b@h100-sxm:bf16');
+    assert.ok(after.counts.llama3);
+  });
+
+  it('counts a selection, compares targets and reports, all from the same tables', async () => {
+    const engine = engineWith(['openai/gpt-4o']);
+    assert.equal(engine.countText('llama3', 'Hello, world!'), getTokenizer('llama3').count('Hello, world!'));
+    const text = '---\nmodel: llama-3.1-8b\n---\nsystem:\nBe brief.\nuser:\nHello\n';
+    await engine.count({ ...request(text, 1), fileName: '/w/doc.prompty' });
+    
+    const compared = engine.compare('doc', { profile: resolveProfile({}), calibrations: {} });
+    assert.ok(compared.rows.some((r) => r.kind === 'provider'));
+    assert.ok(compared.rows.some((r) => r.deployment?.model === 'llama-3.1-8b'), 'self-hosted rows for the front matter model');
+    const inputs = [{ path: 'a.prompt', text: `system:\n${policy(20)}\nuser:\nHi\n` }];
+    const target = findingTarget(resolveTarget(parseTargetId('openai/gpt-4o'), tables));
+    assert.deepEqual(engine.report(inputs), buildReport(inputs, { tokenizer: getTokenizer('o200k_base'), costModel: target.model, settings: parseFindingSettings({}).settings }));
+  });
+
+  it('says what is wrong when used before configure or asked about an uncounted document', () => {
+    assert.throws(() => new AnalysisEngine().report([]), /not been configured/);
+    assert.throws(() => engineWith(['openai/gpt-4o']).compare('nowhere', { profile: { name: 'chat' } as never, calibrations: {} }), /has not been counted/);
+    assert.throws(() => new AnalysisEngine().configure({ ...config(['openai/gpt-4o']), targets: [] }), /at least one target/);
+  });
+});
