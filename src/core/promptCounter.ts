@@ -10,6 +10,8 @@ export interface PromptCounterOptions {
   /** Forces one tokenizer; otherwise each document's front-matter model chooses (o200k_base by default). */
   tokenizer?: TokenizerId;
   variablePatterns?: readonly string[];
+  /** Parses instead of parsePrompt (counters of several tokenizers can share one parse of a text). */
+  parse?: (fileName: string, text: string) => ParsedPrompt;
 }
 
 interface Entry {
@@ -78,7 +80,7 @@ export class PromptCounter {
   }
 
   private parse(fileName: string, text: string): { parsed: ParsedPrompt; tokenizer: Tokenizer } {
-    const parsed = parsePrompt(fileName, text, this.options.variablePatterns ? { variablePatterns: this.options.variablePatterns } : {});
+    const parsed = this.options.parse ? this.options.parse(fileName, text) : parsePrompt(fileName, text, this.options.variablePatterns ? { variablePatterns: this.options.variablePatterns } : {});
     return { parsed, tokenizer: getTokenizer(this.options.tokenizer ?? tokenizerIdFor(parsed)) };
   }
 

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { setImmediate as nextTick } from 'node:timers/promises';
 import * as vscode from 'vscode';
-import { loadTables, parseTableText, type TableSource, type Tables } from '../core/estimate';
+import { loadTablesSliced, parseTableText, type TableSource, type Tables } from '../core/estimate';
 
 export interface LoadedTables {
   tables: Tables;
@@ -50,8 +49,7 @@ export class ExtensionTables implements vscode.Disposable {
         problems.push(`promptLens.tableFile: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
       }
     }
-    await nextTick(); // validating the tables is the longest step: let the caller's own work finish first
-    const { tables, problems: rowProblems } = loadTables(sources);
+    const { tables, problems: rowProblems } = await loadTablesSliced(sources);
     problems.push(...rowProblems.map((p) => `${p.source}: ${p.path}${p.id ? ` (${p.id})` : ''}: ${p.message}; row skipped`));
     return { tables, problems };
   }

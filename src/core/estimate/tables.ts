@@ -1,3 +1,4 @@
+import { setImmediate as nextTick } from 'node:timers/promises';
 import type { z } from 'zod';
 import builtinHardware from '../../../data/hardware.json';
 import builtinModels from '../../../data/models.json';
@@ -52,31 +53,53 @@ const ROW_SCHEMAS: Record<ListName, z.ZodType<{ id: string }>> = {
 
 /** Merges built-in rows with user sources. Invalid rows are reported and skipped; never throws. */
 export function loadTables(userSources: readonly TableSource[] = []): { tables: Tables; problems: TableProblem[] } {
+  const steps = mergeSteps(userSources);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/**
+ * As loadTables, yielding to the event loop about every `sliceMs`: the first validation of each
+ * row schema compiles it, tens of milliseconds in all, too long for an editor's thread in one go.
+ */
+export async function loadTablesSliced(userSources: readonly TableSource[] = [], sliceMs = 8): Promise<{ tables: Tables; problems: TableProblem[] }> {
+  const steps = mergeSteps(userSources);
+  let sliceStart = performance.now();
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart >= sliceMs) {
+      await nextTick();
+      sliceStart = performance.now();
+    }
+  }
+}
+
+/** The merge, one step per file and per row. */
+function* mergeSteps(userSources: readonly TableSource[]): Generator<void, { tables: Tables; problems: TableProblem[] }> {
   const tables: Tables = { models: new Map(), hardware: new Map(), classes: new Map(), providers: new Map() };
   const problems: TableProblem[] = [];
-  for (const source of [...BUILTIN_SOURCES, ...userSources]) mergeSource(source, tables, problems);
+  for (const source of [...BUILTIN_SOURCES, ...userSources]) yield* mergeSource(source, tables, problems);
   dropHardwareWithoutClass(tables, problems);
   return { tables, problems };
 }
 
-function mergeSource(source: TableSource, tables: Tables, problems: TableProblem[]): void {
+function* mergeSource(source: TableSource, tables: Tables, problems: TableProblem[]): Generator<void> {
   const file = tableFileSchema.safeParse(source.data);
   if (!file.success) {
     for (const issue of file.error.issues) problems.push({ source: source.name, path: formatPath(issue.path) || '(root)', message: issue.message });
     return;
   }
+  yield;
   for (const list of Object.keys(ROW_SCHEMAS) as ListName[]) {
-    (file.data[list] ?? []).forEach((raw, index) => {
+    for (const [index, raw] of (file.data[list] ?? []).entries()) {
       const parsed = ROW_SCHEMAS[list].safeParse(raw);
       const rowId = idOf(raw);
       if (!parsed.success) {
         for (const issue of parsed.error.issues) {
           problems.push({ source: source.name, ...(rowId ? { id: rowId } : {}), path: formatPath([list, index, ...issue.path]), message: issue.message });
         }
-        return;
-      }
-      (tables[list] as Map<string, unknown>).set(parsed.data.id, parsed.data);
-    });
+      } else (tables[list] as Map<string, unknown>).set(parsed.data.id, parsed.data);
+      yield;
+    }
   }
 }
 

@@ -159,6 +159,8 @@ export class PromptAnalyzer implements vscode.Disposable {
     const edits = this.pendingEdits.get(key) ?? [];
     this.pendingEdits.delete(key);
     const file = vscode.workspace.asRelativePath(document.uri, false);
+    // Copying out a megabyte and cloning it to the worker are each a few milliseconds: not in one go.
+    await nextTick();
     const counted = await this.engine.call('count', { key, file, fileName: document.fileName, text, version, edits });
     // Superseded by a newer version (its analysis follows) or by new settings.
     if (!counted || document.version !== version || generation !== this.generation) return this.results.get(key);

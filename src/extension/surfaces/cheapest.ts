@@ -2,7 +2,10 @@ import * as vscode from 'vscode';
 import { cheapestMeetingLine } from '../../core/compare';
 import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
 
-/** Above this the comparison's per-tokenizer counts would cost too much per edit; the line is left out. */
+/**
+ * Above this the comparison's fresh count with every candidate tokenizer would keep the analysis
+ * worker busy for seconds after each pause (delaying the next status-bar count); the line is left out.
+ */
 const MAX_CHARS = 200_000;
 
 /** Comparing counts the prompt with every candidate's tokenizer: done once typing pauses, not per keystroke. */

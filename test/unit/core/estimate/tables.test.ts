@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import hardwareFile from '../../../../data/hardware.json';
-import { loadTables, parseTableText } from '../../../../src/core/estimate';
+import { loadTables, loadTablesSliced, parseTableText } from '../../../../src/core/estimate';
 import { clone } from './helpers';
 
 const ISSUE_MODELS = ['llama-3.1-8b', 'llama-3.1-70b', 'llama-3.1-405b', 'llama-3.3-70b', 'mistral-7b', 'mixtral-8x7b', 'qwen2.5-7b', 'qwen2.5-72b', 'qwen3-32b', 'qwen3-235b-a22b', 'deepseek-v3', 'gpt-oss-20b', 'gpt-oss-120b', 'gemma-3-27b'];
@@ -78,5 +78,18 @@ describe('estimation tables', () => {
     const parsed = parseTableText('t.json', '{ "hardware": [ }');
     assert.equal(parsed.source, undefined);
     assert.match(parsed.problem?.message ?? '', /not valid JSON/);
+  });
+
+  it('sliced loading gives the same tables and problems, and lets other work run in between', async () => {
+    const sources = [
+      { name: 's', data: { hardware: [{ ...h100(), id: 'x-gpu', class: 'nvidia-hoper' }, { ...h100(), id: 'h100-clone' }] } },
+      { name: 'bad', data: 42 },
+    ];
+    let ranBetween = false;
+    setImmediate(() => (ranBetween = true));
+    const sliced = await loadTablesSliced(sources, 0);
+    assert.equal(ranBetween, true, 'the event loop ran before the load finished');
+    assert.deepEqual(sliced, loadTables(sources));
+    assert.equal(sliced.tables.hardware.has('h100-clone'), true);
   });
 });
