@@ -83,9 +83,12 @@ export class PromptAnalyzer implements vscode.Disposable {
     private readonly calibrations: Calibrations,
     spawnWorker: () => Worker,
   ) {
-    this.engine = new EngineClient(spawnWorker, (reason) => {
-      console.error(`Prompt Latency Lens: ${reason}; restarting it`);
-      this.invalidate();
+    this.engine = new EngineClient(spawnWorker, {
+      onExit: (reason, restarting) => {
+        console.error(`Prompt Latency Lens: ${reason}${restarting ? '; restarting it' : ''}`);
+        if (restarting) this.invalidate();
+        else void vscode.window.showErrorMessage(`Prompt Latency Lens: ${reason}. Token counts and estimates are unavailable.`);
+      },
     });
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
