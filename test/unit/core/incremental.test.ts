@@ -118,4 +118,19 @@ describe('IncrementalCounter.updateTo', () => {
       { seed: 20261130, numRuns: 200 },
     );
   });
+
+  it('finds the edit between long shared starts and ends (compared a block at a time)', () => {
+    const tokenizer = getTokenizer('o200k_base');
+    const piece = fc.constantFrom(' ', '\n', 'word', '123', '你好', '🙂', '.', 'abcdefghij'.repeat(40));
+    const long = fc.array(piece, { minLength: 200, maxLength: 600 }).map((parts) => parts.join(''));
+    const middle = fc.array(piece, { maxLength: 8 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(long, middle, middle, long, (start, was, now, end) => {
+        const counter = new IncrementalCounter(tokenizer, start + was + end, 256);
+        const after = start + now + end;
+        return counter.updateTo(after) === tokenizer.count(after) && counter.currentText === after;
+      }),
+      { seed: 20261201, numRuns: 60 },
+    );
+  });
 });
