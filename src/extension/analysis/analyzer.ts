@@ -153,16 +153,18 @@ export class PromptAnalyzer implements vscode.Disposable {
     const version = document.version;
     // UTF-8 takes at least a byte per UTF-16 unit: a file that long is over the limit without copying its text.
     const text = document.offsetAt(document.lineAt(document.lineCount - 1).range.end) > config.maxFileBytes ? undefined : document.getText();
+    // The edits that turn the text the worker last saw into this one (taken with the text, so they match).
+    const edits = this.pendingEdits.get(key) ?? [];
+    this.pendingEdits.delete(key);
+    // Each step on a megabyte is a few milliseconds (more on a busy machine): yield between them.
+    await nextTick();
     if (text === undefined || Buffer.byteLength(text) > config.maxFileBytes) {
       const result: DocumentAnalysis = { version, parsed: parsePrompt(document.fileName, ''), count: NOTHING_COUNTED, targets: [], findings: [], profile: readWorkloadProfile(undefined, document.uri).profile, tooLarge: `over promptLens.maxFileBytes (${config.maxFileBytes.toLocaleString('en-US')} bytes): not tokenised`, problems: config.problems };
       this.store(document, result, generation);
       return result;
     }
     const { profile, problems: profileProblems } = readWorkloadProfile(text, document.uri);
-    const edits = this.pendingEdits.get(key) ?? [];
-    this.pendingEdits.delete(key);
     const file = vscode.workspace.asRelativePath(document.uri, false);
-    // Copying out a megabyte and cloning it to the worker are each a few milliseconds: not in one go.
     await nextTick();
     const counted = await this.engine.call('count', { key, file, fileName: document.fileName, text, version, edits });
     // Superseded by a newer version (its analysis follows) or by new settings.
