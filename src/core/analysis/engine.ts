@@ -4,6 +4,7 @@ import type { PromptCount } from '../count';
 import { parseTargetId, resolveTarget, targetIdForModel, targetTokenizerId, type CalibrationProfile, type ResolvedTarget, type Tables } from '../estimate';
 import { PrefixCacheAnalyser, updateInSlices } from '../findings/prefixCache';
 import { buildReport, ragFindings, suppressed, type PromptReport, type ReportFileInput } from '../findings/report';
+import { lineColumn } from '../findings/request';
 import type { FindingSettings } from '../findings/settings';
 import { findingTarget, type FindingTarget } from '../findings/targets';
 import type { Finding } from '../findings/types';
@@ -172,7 +173,7 @@ export class AnalysisEngine {
     const rag = ragFindings(input).findings;
     await nextTick();
     if (!current()) return undefined;
-    const findings = suppressed(input, [rag, workspace.analyser.findingsFor(file)]);
+    const findings = withPositions(suppressed(input, [rag, workspace.analyser.findingsFor(file)]), (path) => (path === file ? text : workspace.analyser.textOf(path)));
     const count = counted.counts[resolveTokenizerId(targetTokenizerId(targets[0]!))]!;
     const cacheable = cacheablePrefix(workspace.analyser, file, parsed, count);
     return { version, findings, ...(cacheable ? { cacheable } : {}) };
@@ -263,6 +264,21 @@ export class AnalysisEngine {
     }
     return workspace;
   }
+}
+
+/**
+ * Related locations with their line and column, from the texts the analysis used: the editor shows
+ * them without reading the other files again.
+ */
+function withPositions(findings: Finding[], textOf: (file: string) => string | undefined): Finding[] {
+  return findings.map((f) => {
+    if (!f.relatedFiles) return f;
+    const relatedFiles = f.relatedFiles.map((r) => {
+      const text = textOf(r.file);
+      return text === undefined ? r : { ...r, position: lineColumn(text, r.range.start) };
+    });
+    return { ...f, relatedFiles };
+  });
 }
 
 function targetsFor(config: EngineConfig, frontMatterModel: string | undefined): { targets: ResolvedTarget[]; fromFrontMatter?: string } {

@@ -146,6 +146,11 @@ export class PrefixCacheAnalyser {
     return this.order.map((e) => e.file);
   }
 
+  /** The text this file was last analysed with. */
+  textOf(file: string): string | undefined {
+    return this.entries.get(file)?.text;
+  }
+
   promptTokens(file: string): number | undefined {
     return this.entries.get(file)?.request.tokens.length;
   }

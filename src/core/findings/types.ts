@@ -13,6 +13,8 @@ export interface RelatedLocation {
   file: string;
   range: SourceRange;
   message: string;
+  /** 1-based line and column of `range.start`, where the analysis had the file's text (the editor). */
+  position?: { line: number; column: number };
 }
 
 /** One finding on one file; adapters turn `range` (offsets into the file text) into lines. */

@@ -16,6 +16,7 @@ import { resolveTokenizerId } from '../../core/tokenize/models';
 import type { TokenizerId } from '../../core/tokenize/types';
 import type { Calibrations } from '../bench/calibrations';
 import { readSettings, readWorkloadProfile } from '../config';
+import { KeyedTimers } from '../keyedTimers';
 import { findPromptFiles, isPromptDocument } from '../promptDocuments';
 import type { ExtensionTables } from '../tables';
 import { EngineClient } from './engineClient';
@@ -75,7 +76,7 @@ export class PromptAnalyzer implements vscode.Disposable {
   private readonly findingsEmitter = new vscode.EventEmitter<vscode.TextDocument>();
   /** Fires when a large document's deferred findings are ready (the surfaces refresh it). */
   readonly onDidUpdateFindings = this.findingsEmitter.event;
-  private readonly findingTimers = new Map<string, NodeJS.Timeout>();
+  private readonly findingTimers = new KeyedTimers();
   private readonly disposables: vscode.Disposable[] = [this.emitter, this.findingsEmitter];
 
   constructor(
@@ -216,28 +217,21 @@ export class PromptAnalyzer implements vscode.Disposable {
 
   /** Runs a large document's findings after FINDINGS_IDLE_MS without edits, then tells the surfaces. */
   private deferFindings(document: vscode.TextDocument, generation: number, pass: () => Promise<DocumentAnalysis | undefined>): void {
-    const key = document.uri.toString();
-    clearTimeout(this.findingTimers.get(key));
-    this.findingTimers.set(
-      key,
-      setTimeout(() => {
-        this.findingTimers.delete(key);
-        pass().then(
-          (result) => {
-            if (!result || generation !== this.generation) return;
-            this.store(document, result, generation);
-            this.findingsEmitter.fire(document);
-          },
-          (error: unknown) => console.error('Prompt Latency Lens: findings failed', error),
-        );
-      }, FINDINGS_IDLE_MS),
-    );
+    this.findingTimers.schedule(document.uri.toString(), FINDINGS_IDLE_MS, () => {
+      pass().then(
+        (result) => {
+          if (!result || generation !== this.generation) return;
+          this.store(document, result, generation);
+          this.findingsEmitter.fire(document);
+        },
+        (error: unknown) => console.error('Prompt Latency Lens: findings failed', error),
+      );
+    });
   }
 
   forget(document: vscode.TextDocument): void {
     const key = document.uri.toString();
-    clearTimeout(this.findingTimers.get(key));
-    this.findingTimers.delete(key);
+    this.findingTimers.cancel(key);
     this.results.delete(key);
     this.stale.delete(key);
     this.pendingEdits.delete(key);
@@ -331,7 +325,7 @@ export class PromptAnalyzer implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const t of this.findingTimers.values()) clearTimeout(t);
+    this.findingTimers.dispose();
     for (const d of this.disposables) d.dispose();
     void this.engine.dispose();
   }

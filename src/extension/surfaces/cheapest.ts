@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { cheapestMeetingLine } from '../../core/compare';
 import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
+import { KeyedTimers } from '../keyedTimers';
 
 /**
  * Above this the comparison's fresh count with every candidate tokenizer would keep the analysis
@@ -17,7 +18,7 @@ const IDLE_MS = 1000;
  */
 export class CheapestLine implements vscode.Disposable {
   private readonly lines = new Map<string, { version: number; line: string }>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers = new KeyedTimers();
 
   constructor(private readonly analyzer: PromptAnalyzer) {}
 
@@ -28,15 +29,9 @@ export class CheapestLine implements vscode.Disposable {
 
   /** Computes the line for this analysis after IDLE_MS unless the document changes first. */
   schedule(document: vscode.TextDocument, analysis: DocumentAnalysis): void {
-    const key = document.uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        if (document.version === analysis.version && !document.isClosed) void this.update(document, analysis).catch((error: unknown) => console.error('Prompt Latency Lens: comparison failed', error));
-      }, IDLE_MS),
-    );
+    this.timers.schedule(document.uri.toString(), IDLE_MS, () => {
+      if (document.version === analysis.version && !document.isClosed) void this.update(document, analysis).catch((error: unknown) => console.error('Prompt Latency Lens: comparison failed', error));
+    });
   }
 
   private async update(document: vscode.TextDocument, analysis: DocumentAnalysis): Promise<void> {
@@ -47,13 +42,11 @@ export class CheapestLine implements vscode.Disposable {
   }
 
   forget(document: vscode.TextDocument): void {
-    const key = document.uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.delete(key);
-    this.lines.delete(key);
+    this.timers.cancel(document.uri.toString());
+    this.lines.delete(document.uri.toString());
   }
 
   dispose(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.dispose();
   }
 }

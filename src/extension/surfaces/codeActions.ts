@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { formatOf } from '../../core/promptFiles';
 import type { FindingCode, RelatedLocation } from '../../core/findings/types';
-import { DIAGNOSTIC_SOURCE, locate, type PromptDiagnostics } from './diagnostics';
+import { DIAGNOSTIC_SOURCE, relatedLocation, type PromptDiagnostics } from './diagnostics';
 
 const SETTING_OF: Partial<Record<FindingCode, string>> = {
   'rag-budget': 'promptLens.rag.maxTokens',
@@ -75,7 +75,7 @@ export function registerFindingCommands(): vscode.Disposable[] {
     vscode.commands.registerCommand('promptLens.showRelatedFiles', async (related: RelatedLocation[]) => {
       const pick = await vscode.window.showQuickPick(related.map((r) => ({ label: r.file, description: r.message, r })), { placeHolder: 'Prompts that share this prefix' });
       if (!pick) return;
-      const located = await locate(pick.r.file, pick.r.range.start);
+      const located = relatedLocation(pick.r);
       await vscode.window.showTextDocument(located.uri, { selection: new vscode.Range(located.range.start, located.range.start) });
     }),
     vscode.commands.registerCommand('promptLens.revealOffset', async (uri: vscode.Uri, offset: number) => {

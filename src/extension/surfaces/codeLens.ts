@@ -16,7 +16,7 @@ export class PromptCodeLensProvider implements vscode.CodeLensProvider {
 
   async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
     if (!readSettings(document.uri).settings.codeLens.enabled) return [];
-    const analysis = this.analyzer.cached(document) ?? (await this.analyzer.analyze(document));
+    const analysis = await this.analyzer.analyze(document);
     if (!analysis || analysis.tooLarge) return [];
     const top = new vscode.Range(0, 0, 0, 0);
     const lenses = [new vscode.CodeLens(top, { title: '$(pulse) Benchmark this prompt', command: 'promptLens.benchmarkPrompt', arguments: [document.uri] })];

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Finding } from '../../core/findings/types';
+import type { Finding, RelatedLocation } from '../../core/findings/types';
 import type { DocumentAnalysis } from '../analysis/analyzer';
 
 export const DIAGNOSTIC_SOURCE = 'Prompt Latency Lens';
@@ -24,7 +24,7 @@ export class PromptDiagnostics implements vscode.Disposable {
     return this.findings.get(document.uri.toString())?.find((f) => f.code === diagnostic.code && diagnostic.range.contains(document.positionAt(f.range.start)));
   }
 
-  async update(document: vscode.TextDocument, analysis: DocumentAnalysis): Promise<void> {
+  update(document: vscode.TextDocument, analysis: DocumentAnalysis): void {
     const range = (start: number, end: number) => {
       const from = document.positionAt(start);
       // A point (where a shared prefix ends) becomes its line, so it can be seen, hovered and fixed.
@@ -47,10 +47,9 @@ export class PromptDiagnostics implements vscode.Disposable {
       const d = new vscode.Diagnostic(range(finding.range.start, finding.range.end), finding.message, SEVERITY[finding.severity]);
       d.source = DIAGNOSTIC_SOURCE;
       d.code = finding.code;
-      if (finding.relatedFiles?.length) d.relatedInformation = await Promise.all(finding.relatedFiles.map(async (r) => new vscode.DiagnosticRelatedInformation(await locate(r.file, r.range.start), r.message)));
+      if (finding.relatedFiles?.length) d.relatedInformation = finding.relatedFiles.map((r) => new vscode.DiagnosticRelatedInformation(relatedLocation(r), r.message));
       diagnostics.push(d);
     }
-    if (document.isClosed) return;
     this.findings.set(document.uri.toString(), analysis.findings);
     this.collection.set(document.uri, diagnostics);
   }
@@ -65,17 +64,10 @@ export class PromptDiagnostics implements vscode.Disposable {
   }
 }
 
-/** A workspace-relative file and offset as a location (reading the file when it is not open). */
-export async function locate(file: string, offset: number): Promise<vscode.Location> {
+/** A related file's location: workspace-relative path, at the position the analysis found (else its start). */
+export function relatedLocation(related: RelatedLocation): vscode.Location {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const uri = folder ? vscode.Uri.joinPath(folder, file) : vscode.Uri.file(file);
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (open) return new vscode.Location(uri, open.positionAt(offset));
-  try {
-    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)).slice(0, offset);
-    const lines = text.split('\n');
-    return new vscode.Location(uri, new vscode.Position(lines.length - 1, (lines[lines.length - 1] ?? '').length));
-  } catch {
-    return new vscode.Location(uri, new vscode.Position(0, 0));
-  }
+  const uri = folder ? vscode.Uri.joinPath(folder, related.file) : vscode.Uri.file(related.file);
+  const at = related.position ? new vscode.Position(related.position.line - 1, related.position.column - 1) : new vscode.Position(0, 0);
+  return new vscode.Location(uri, at);
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { PromptAnalyzer } from '../analysis/analyzer';
 import { readSettings } from '../config';
+import { KeyedTimers } from '../keyedTimers';
 import { isPromptDocument } from '../promptDocuments';
 import type { CheapestLine } from './cheapest';
 import type { PromptCodeLensProvider } from './codeLens';
@@ -12,7 +13,7 @@ const DEBOUNCE_MS = 150;
 
 /** Keeps every surface in step with the analyzer: on open, on edit (debounced), on settings change. */
 export class EditorSurfaces implements vscode.Disposable {
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers = new KeyedTimers();
   /** Settings and table problems already shown (each once per session, not on every keystroke). */
   private readonly shownProblems = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -30,7 +31,7 @@ export class EditorSurfaces implements vscode.Disposable {
       vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
       vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document, DEBOUNCE_MS)),
       vscode.workspace.onDidCloseTextDocument((d) => {
-        clearTimeout(this.timers.get(d.uri.toString()));
+        this.timers.cancel(d.uri.toString());
         this.diagnostics.clear(d.uri);
         this.cheapest.forget(d);
       }),
@@ -44,9 +45,7 @@ export class EditorSurfaces implements vscode.Disposable {
 
   private schedule(document: vscode.TextDocument, delay: number): void {
     if (!isPromptDocument(document)) return;
-    const key = document.uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(key, setTimeout(() => void this.refresh(document), delay));
+    this.timers.schedule(document.uri.toString(), delay, () => void this.refresh(document));
   }
 
   private refreshAll(): void {
@@ -74,7 +73,7 @@ export class EditorSurfaces implements vscode.Disposable {
         if (settings.statusBar.enabled) this.statusBar.show(analysis);
         else this.statusBar.hide();
       }
-      if (settings.diagnostics.enabled) await this.diagnostics.update(document, analysis);
+      if (settings.diagnostics.enabled) this.diagnostics.update(document, analysis);
       else this.diagnostics.clear(document.uri);
       for (const editor of vscode.window.visibleTextEditors.filter((e) => e.document === document)) {
         if (settings.decorations.enabled) this.decorations.apply(editor, analysis);
@@ -88,7 +87,7 @@ export class EditorSurfaces implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }

@@ -4,6 +4,7 @@ import { resolveProfile } from '../../../src/core/compare';
 import { countPrompt } from '../../../src/core/count';
 import { loadTables, parseTargetId, resolveTarget } from '../../../src/core/estimate';
 import { buildReport } from '../../../src/core/findings/report';
+import { lineColumn } from '../../../src/core/findings/request';
 import { parseFindingSettings } from '../../../src/core/findings/settings';
 import { findingTarget } from '../../../src/core/findings/targets';
 import { parsePrompt } from '../../../src/core/prompt/parse';
@@ -76,7 +77,13 @@ describe('AnalysisEngine', () => {
     await engine.scan('openai/gpt-4o', [{ path: 'support/other.prompt', text: other }]);
     await engine.count({ ...request(mine, 1), file: 'support/mine.prompt' });
     const result = (await engine.findings('doc', 1))!;
-    assert.ok(result.findings.some((f) => f.code === 'prefix-cache'), JSON.stringify(result.findings.map((f) => f.code)));
+    const group = result.findings.find((f) => f.code === 'prefix-cache');
+    assert.ok(group, JSON.stringify(result.findings.map((f) => f.code)));
+    // The other member's location comes with its line and column, from the text the scan was given.
+    const related = group.relatedFiles?.find((r) => r.file === 'support/other.prompt');
+    assert.ok(related);
+    assert.deepEqual(related.position, lineColumn(other, related.range.start));
+    assert.ok(related.position.line > 100, 'the prefix ends after the 150-line system prompt');
     assert.equal(result.cacheable?.source, 'shared with other prompts');
     assert.ok(result.cacheable!.tokens >= 1024, `${result.cacheable?.tokens} tokens`);
     assert.ok(result.cacheable!.endOffset > mine.indexOf(system) && result.cacheable!.endOffset <= mine.indexOf('Can I'));
