@@ -95,13 +95,15 @@ export async function run(): Promise<void> {
   // What an editor integration runs per keystroke on a plain prompt: re-parse plus incremental count.
   const documents = new PromptCounter({ tokenizer: 'o200k_base' });
   let text = corpus;
-  documents.count('doc', 'big.prompt', text, 0);
+  await documents.count({ key: 'doc', fileName: 'big.prompt', text, version: 0 });
   const documentUpdates: number[] = [];
   for (let version = 1; version <= 100; version++) {
     const offset = (version * 7919) % text.length;
     text = `${text.slice(0, offset)}y${text.slice(offset)}`;
     const edited = text;
-    documentUpdates.push(time(() => documents.count('doc', 'big.prompt', edited, version, [{ offset, removed: 0, inserted: 'y' }])).ms);
+    const start = performance.now();
+    await documents.count({ key: 'doc', fileName: 'big.prompt', text: edited, version, edits: [{ offset, removed: 0, inserted: 'y' }] });
+    documentUpdates.push(performance.now() - start);
   }
   const sliced = await countSliced(corpus, tokenizer);
   const fresh = tokenizer.count(counter.currentText);

@@ -10,14 +10,27 @@ export interface PromptCounterOptions {
   /** Forces one tokenizer; otherwise each document's front-matter model chooses (o200k_base by default). */
   tokenizer?: TokenizerId;
   variablePatterns?: readonly string[];
-  /** Parses instead of parsePrompt (counters of several tokenizers can share one parse of a text). */
-  parse?: (fileName: string, text: string) => ParsedPrompt;
+}
+
+export interface CountInput {
+  /** Identifies the document across versions (e.g. its URI). */
+  key: string;
+  fileName: string;
+  text: string;
+  version: number;
+  /**
+   * Turn the previously counted text into this one, applied in order, each in the coordinates left
+   * by the previous (VS Code's content changes, which come last-first); without them, or if they do
+   * not add up to `text`, it counts afresh.
+   */
+  edits?: readonly TextEdit[];
+  /** This text already parsed (counters of several tokenizers share one parse). */
+  parsed?: ParsedPrompt;
 }
 
 interface Entry {
   version: number;
   count: PromptCount;
-  parsed: ParsedPrompt;
   /** Kept while the document is one message equal to its whole text (a plain prompt). */
   whole?: IncrementalCounter;
   /** Per message index, for long messages (retrieved context): an edit re-counts a few chunks. */
@@ -29,8 +42,9 @@ const LONG_MESSAGE_CHARS = 32_768;
 
 /**
  * Counts for open documents, cached per version. An edit to a plain prompt re-tokenises only the
- * chunks it touches (IncrementalCounter); other formats are re-parsed (milliseconds) and only
- * messages whose rendered text changed are re-tokenised (CountMemo). Loads tokenizers on first use.
+ * chunks it touches (IncrementalCounter), as does an edit inside a long message; other messages are
+ * re-tokenised only when their rendered text changed (CountMemo). A new large text is tokenised in
+ * slices that yield to the event loop. Loads tokenizers on first use.
  */
 export class PromptCounter {
   private readonly entries = new Map<string, Entry>();
@@ -45,31 +59,15 @@ export class PromptCounter {
   }
 
   /**
-   * Counts `text` (version `version` of document `key`). `edits` turn the previously counted text
-   * into this one, applied in order, each in the coordinates left by the previous (VS Code's content
-   * changes, which come last-first); without them, or if they do not add up to `text`, it counts afresh.
+   * Counts version `version` of document `key`. A result for an older version than the one already
+   * cached is returned but not stored.
    */
-  count(key: string, fileName: string, text: string, version: number, edits: readonly TextEdit[] = []): PromptCount {
+  async count(input: CountInput, sliceMs = 8): Promise<PromptCount> {
+    const { key, text, version, edits = [] } = input;
     const previous = this.entries.get(key);
     if (previous?.version === version) return previous.count;
-    const { parsed, tokenizer } = this.parse(fileName, text);
-    if (isWholeText(parsed, text)) return this.store(key, version, parsed, tokenizer, text, reuse(previous, tokenizer, text, edits) ?? new IncrementalCounter(tokenizer, text), new Map());
-    const long = new Map<number, IncrementalCounter>();
-    parsed.messages.forEach((m, i) => {
-      if (m.rendered.length >= LONG_MESSAGE_CHARS) long.set(i, updated(previous, i, tokenizer, m.rendered) ?? new IncrementalCounter(tokenizer, m.rendered));
-    });
-    return this.store(key, version, parsed, tokenizer, text, undefined, long);
-  }
-
-  /**
-   * As count(), for the extension host: a new large text is tokenised in slices that yield to the
-   * event loop (edits to a counted text stay synchronous: they touch a few chunks). A result for an
-   * older version than the one already cached is returned but not stored.
-   */
-  async countAsync(key: string, fileName: string, text: string, version: number, edits: readonly TextEdit[] = [], sliceMs = 8): Promise<PromptCount> {
-    const previous = this.entries.get(key);
-    if (previous?.version === version) return previous.count;
-    const { parsed, tokenizer } = this.parse(fileName, text);
+    const parsed = input.parsed ?? parsePrompt(input.fileName, text, this.options.variablePatterns ? { variablePatterns: this.options.variablePatterns } : {});
+    const tokenizer = getTokenizer(this.options.tokenizer ?? tokenizerIdFor(parsed));
     if (isWholeText(parsed, text)) return this.store(key, version, parsed, tokenizer, text, reuse(previous, tokenizer, text, edits) ?? (await IncrementalCounter.create(tokenizer, text, sliceMs)), new Map());
     const long = new Map<number, IncrementalCounter>();
     for (const [i, m] of parsed.messages.entries()) {
@@ -79,24 +77,14 @@ export class PromptCounter {
     return this.store(key, version, parsed, tokenizer, text, undefined, long);
   }
 
-  private parse(fileName: string, text: string): { parsed: ParsedPrompt; tokenizer: Tokenizer } {
-    const parsed = this.options.parse ? this.options.parse(fileName, text) : parsePrompt(fileName, text, this.options.variablePatterns ? { variablePatterns: this.options.variablePatterns } : {});
-    return { parsed, tokenizer: getTokenizer(this.options.tokenizer ?? tokenizerIdFor(parsed)) };
-  }
-
   private store(key: string, version: number, parsed: ParsedPrompt, tokenizer: Tokenizer, text: string, whole: IncrementalCounter | undefined, long: Map<number, IncrementalCounter>): PromptCount {
     const memo = this.memoFor(tokenizer);
     const byText = new Map([...long.values()].map((c) => [c.currentText, c.count]));
     if (whole) byText.set(text, whole.count);
     const count = countPrompt(parsed, tokenizer, { count: (t: string) => byText.get(t) ?? memo.count(t) });
     const latest = this.entries.get(key);
-    if (!latest || latest.version <= version) this.entries.set(key, { version, count, parsed, long, ...(whole ? { whole } : {}) });
+    if (!latest || latest.version <= version) this.entries.set(key, { version, count, long, ...(whole ? { whole } : {}) });
     return count;
-  }
-
-  /** The parse behind the cached count (for diagnostics and variable decorations). */
-  parsed(key: string): ParsedPrompt | undefined {
-    return this.entries.get(key)?.parsed;
   }
 
   forget(key: string): void {

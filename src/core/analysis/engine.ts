@@ -103,8 +103,6 @@ export class AnalysisEngine {
   private documents = new Map<string, DocumentState>();
   /** One prefix-cache analyser per primary target in use (front matter can pick its own). */
   private workspaces = new Map<string, Workspace>();
-  /** The last parse: the front matter and every tokenizer's counter read the same version. */
-  private lastParse: { fileName: string; text: string; parsed: ParsedPrompt } | undefined;
 
   configure(config: EngineConfig): void {
     if (config.targets.length === 0) throw new Error('the engine needs at least one target');
@@ -113,7 +111,6 @@ export class AnalysisEngine {
     this.counters = new Map();
     this.documents = new Map();
     this.workspaces = new Map();
-    this.lastParse = undefined;
   }
 
   /**
@@ -140,16 +137,15 @@ export class AnalysisEngine {
 
   private async countNow(config: EngineConfig, request: CountRequest, edits: readonly TextEdit[]): Promise<Counted> {
     const { key, file, fileName, text, version } = request;
-    const frontMatter = this.parse(config, fileName, text).settings.model;
-    const { targets, fromFrontMatter } = targetsFor(config, frontMatter);
+    // One parse serves the front matter and every tokenizer's counter.
+    const parsed = parsePrompt(fileName, text, { variablePatterns: config.variablePatterns });
+    const { targets, fromFrontMatter } = targetsFor(config, parsed.settings.model);
     const counts: Partial<Record<TokenizerId, PromptCount>> = {};
     for (const target of targets) {
       const id = resolveTokenizerId(targetTokenizerId(target));
       // Sliced, so a selection count or another document's request is answered in between.
-      counts[id] ??= await this.counter(config, id).countAsync(key, fileName, text, version, edits);
+      counts[id] ??= await this.counter(id).count({ key, fileName, text, version, edits, parsed });
     }
-    const primary = resolveTokenizerId(targetTokenizerId(targets[0]!));
-    const parsed = this.counter(config, primary).parsed(key) ?? this.parse(config, fileName, text);
     return { version, parsed, counts, targets, ...(fromFrontMatter ? { frontMatterTarget: fromFrontMatter } : {}), file, fileName, text };
   }
 
@@ -238,21 +234,13 @@ export class AnalysisEngine {
     return state;
   }
 
-  private counter(config: EngineConfig, id: TokenizerId): PromptCounter {
+  private counter(id: TokenizerId): PromptCounter {
     let counter = this.counters.get(id);
     if (!counter) {
-      counter = new PromptCounter({ tokenizer: id, variablePatterns: config.variablePatterns, parse: (fileName, text) => this.parse(config, fileName, text) });
+      counter = new PromptCounter({ tokenizer: id });
       this.counters.set(id, counter);
     }
     return counter;
-  }
-
-  private parse(config: EngineConfig, fileName: string, text: string): ParsedPrompt {
-    const last = this.lastParse;
-    if (last?.fileName === fileName && last.text === text) return last.parsed;
-    const parsed = parsePrompt(fileName, text, { variablePatterns: config.variablePatterns });
-    this.lastParse = { fileName, text, parsed };
-    return parsed;
   }
 
   private workspace(config: EngineConfig, primary: ResolvedTarget): Workspace {
