@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { compareTargets, promptTokenCounter, resolveProfile, selfHostedModel } from '../src/core/compare';
 import { loadTables } from '../src/core/estimate';
+import { parsePrompt } from '../src/core/prompt/parse';
 
 export async function run(): Promise<void> {
   const { tables } = loadTables();
@@ -11,7 +12,7 @@ export async function run(): Promise<void> {
   const model = selfHostedModel(tables, { chosen: 'llama-3.1-70b' });
   const once = (profile: 'interactive' | 'batch') => {
     const start = performance.now();
-    const result = compareTargets({ tables, profile: resolveProfile({ profile }), countTokens: promptTokenCounter('support.prompt', text), cachedTokens: 500, ...(model ? { model } : {}) });
+    const result = compareTargets({ tables, profile: resolveProfile({ profile }), countTokens: promptTokenCounter(parsePrompt('support.prompt', text)), cachedTokens: 500, ...(model ? { model } : {}) });
     return { ms: performance.now() - start, rows: result.rows.length };
   };
   const first = once('interactive');

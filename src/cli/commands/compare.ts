@@ -52,7 +52,7 @@ export async function compareCommand(args: string[], io: CliIo): Promise<number>
   if (fromFile.problems.length > 0) throw new UsageError(`${file}: ${fromFile.problems.join('; ')}`);
   const settings = { ...fromFile.slo, ...flags };
   const model = selfHostedModel(tables, { ...(values.model !== undefined ? { chosen: values.model } : {}), ...(prompt.settings.model ? { promptModel: prompt.settings.model } : {}) });
-  const result = compareTargets({ tables, profile: resolveProfile(settings), countTokens: promptTokenCounter(file, text), cachedTokens: cached, ...(model ? { model } : {}) });
+  const result = compareTargets({ tables, profile: resolveProfile(settings), countTokens: promptTokenCounter(prompt), cachedTokens: cached, ...(model ? { model } : {}) });
   io.out(values.json ? `${JSON.stringify(result, null, 2)}\n` : humanReport(file, result));
   return EXIT.ok;
 }

@@ -201,7 +201,8 @@ export class AnalysisEngine {
     return compareTargets({
       tables: config.tables,
       profile: options.profile,
-      countTokens: promptTokenCounter(counted.fileName, counted.text),
+      // This version's parse and counts: the same numbers as the hover, settings' variable patterns included.
+      countTokens: promptTokenCounter(counted.parsed, counted.counts),
       ...(options.cachedTokens ? { cachedTokens: options.cachedTokens } : {}),
       ...(model ? { model } : {}),
       calibrationFor: (id) => options.calibrations[id],

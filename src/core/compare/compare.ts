@@ -1,6 +1,7 @@
-import { promptTokenCount, tokenizerIdForName, type CalibrationProfile, type ModelRow, type PromptTokens, type ResolvedTarget, type Tables } from '../estimate';
-import { parsePrompt } from '../prompt/parse';
+import { countPrompt, type PromptCount } from '../count';
+import { tokenizerIdForName, type CalibrationProfile, type ModelRow, type PromptTokens, type ResolvedTarget, type Tables } from '../estimate';
 import type { ParsedPrompt } from '../prompt/types';
+import { getTokenizer } from '../tokenize/registry';
 import type { TokenizerId } from '../tokenize/types';
 import { formatMs, formatUsd } from './columns';
 import { providerCandidates, selfHostedCandidates, GPU_COUNTS } from './candidates';
@@ -72,21 +73,21 @@ function assumptions(profile: WorkloadProfile, model: ModelRow | undefined, rows
 }
 
 /**
- * Counts a prompt file once per tokenizer (many targets' model names share one: gpt-4o and gpt-4.1
- * are both o200k_base), parsing it once. A 2 MB chat file took 29 s when every name re-parsed it.
+ * Counts a parsed prompt once per tokenizer (many targets' model names share one: gpt-4o and
+ * gpt-4.1 are both o200k_base; a 2 MB chat file took 29 s when every name re-parsed it). Counts
+ * already made (the editor's, per tokenizer) are used as they are.
  */
-export function promptTokenCounter(fileName: string, text: string): (tokenizer: string | undefined) => PromptTokens {
+export function promptTokenCounter(parsed: ParsedPrompt, known: Partial<Record<TokenizerId, PromptCount>> = {}): (tokenizer: string | undefined) => PromptTokens {
   const counts = new Map<TokenizerId, PromptTokens>();
-  let parsed: ParsedPrompt | undefined;
   return (tokenizer) => {
     const id = tokenizerIdForName(tokenizer);
-    let count = counts.get(id);
-    if (!count) {
-      parsed ??= parsePrompt(fileName, text);
-      count = promptTokenCount(fileName, text, id, parsed);
-      counts.set(id, count);
+    let tokens = counts.get(id);
+    if (!tokens) {
+      const count = known[id] ?? countPrompt(parsed, getTokenizer(id));
+      tokens = { tokens: count.inputTokens, tokenizer: count.tokenizer, exact: count.exact };
+      counts.set(id, tokens);
     }
-    return count;
+    return tokens;
   };
 }
 

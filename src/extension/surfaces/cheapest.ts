@@ -4,12 +4,13 @@ import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
 import { KeyedTimers } from '../keyedTimers';
 
 /**
- * Above this the comparison's fresh count with every candidate tokenizer would keep the analysis
- * worker busy for seconds after each pause (delaying the next status-bar count); the line is left out.
+ * Above this, counting afresh with the candidates' tokenizers that no target uses (the targets'
+ * counts are reused) would keep the analysis worker busy for seconds after each pause, delaying the
+ * next status-bar count; the line is left out.
  */
 const MAX_CHARS = 200_000;
 
-/** Comparing counts the prompt with every candidate's tokenizer: done once typing pauses, not per keystroke. */
+/** The comparison counts the prompt with other tokenizers too: done once typing pauses, not per keystroke. */
 const IDLE_MS = 1000;
 
 /**

@@ -122,6 +122,16 @@ describe('AnalysisEngine', () => {
     assert.deepEqual(engine.report(inputs), buildReport(inputs, { tokenizer: getTokenizer('o200k_base'), costModel: target.model, settings: parseFindingSettings({}).settings }));
   });
 
+  it("compares with this version's counts, parsed with the settings' variable patterns", async () => {
+    const engine = new AnalysisEngine();
+    engine.configure({ ...config(['openai/gpt-4o']), variablePatterns: ['<<(\\w+)>>'] });
+    const text = '---\nsample:\n  who: Ada Lovelace, Countess of Lovelace\n---\nuser:\nHi <<who>>\n';
+    const counted = (await engine.count({ ...request(text, 1), fileName: '/w/doc.prompty' }))!;
+    const row = engine.compare('doc', { profile: resolveProfile({}), calibrations: {} }).rows.find((r) => r.target === 'openai/gpt-4o');
+    assert.equal(row?.inputTokens, counted.counts.o200k_base!.inputTokens);
+    assert.notEqual(row?.inputTokens, fresh('/w/doc.prompty', text, 'o200k_base').inputTokens, 'without the pattern <<who>> stays unfilled');
+  });
+
   it('says what is wrong when used before configure or asked about an uncounted document', () => {
     assert.throws(() => new AnalysisEngine().report([]), /not been configured/);
     assert.throws(() => engineWith(['openai/gpt-4o']).compare('nowhere', { profile: { name: 'chat' } as never, calibrations: {} }), /has not been counted/);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { promptTokenCounter } from '../../../src/core/compare';
+import { countPrompt } from '../../../src/core/count';
 import { parsePrompt } from '../../../src/core/prompt/parse';
 import { MAX_NESTING } from '../../../src/core/prompt/yaml';
 import { hasLongRun, MAX_RUN } from '../../../src/core/tokenize/bpe';
@@ -49,11 +50,21 @@ describe('limits on hostile text', () => {
 
 describe('compare counts a large prompt once per tokenizer', () => {
   it('model names that share a tokenizer share one count (a 2 MB chat file took 29 s when each name re-counted it)', () => {
-    const counter = promptTokenCounter('a.prompt', 'Hello there, world.');
+    const parsed = parsePrompt('a.prompt', 'Hello there, world.');
+    const counter = promptTokenCounter(parsed);
     const gpt4o = counter('gpt-4o');
     assert.equal(counter('gpt-4.1'), gpt4o);
     assert.equal(counter('o200k_base'), gpt4o);
     assert.equal(counter(undefined), gpt4o);
     assert.notEqual(counter('llama-3.1-8b'), gpt4o);
+  });
+
+  it('uses counts already made for a tokenizer as they are, and counts the others', () => {
+    const parsed = parsePrompt('a.prompt', 'Hello there, world.');
+    const llama = countPrompt(parsed, getTokenizer('llama3'));
+    const known = { o200k_base: { ...countPrompt(parsed, getTokenizer('o200k_base')), inputTokens: 12345 } };
+    const counter = promptTokenCounter(parsed, known);
+    assert.equal(counter('gpt-4o').tokens, 12345, 'the known count, not a recount');
+    assert.equal(counter('llama-3.1-8b').tokens, llama.inputTokens);
   });
 });
