@@ -213,7 +213,7 @@ export class AnalysisEngine {
   report(inputs: readonly ReportFileInput[]): PromptReport {
     const config = this.configured();
     const target = findingTarget(config.targets[0]!);
-    return buildReport(inputs, { tokenizer: getTokenizer(target.tokenizer), costModel: target.model, settings: config.findings });
+    return buildReport(inputs, { tokenizer: getTokenizer(target.tokenizer), costModel: target.model, settings: config.findings }, { variablePatterns: config.variablePatterns });
   }
 
   forget(key: string): void {

@@ -1,5 +1,5 @@
 import { parsePrompt } from '../prompt/parse';
-import type { ParsedPrompt, SourceRange } from '../prompt/types';
+import type { ParsedPrompt, ParseOptions, SourceRange } from '../prompt/types';
 import type { Tokenizer } from '../tokenize/types';
 import type { CacheRule, FindingCostModel } from './costModel';
 import { formatCount, formatMs, formatUsd } from './format';
@@ -105,8 +105,11 @@ export function suppressed(input: Pick<FileFindingsInput, 'text' | 'settings'>, 
   return applySuppression(parts.flat(), input.settings.disabled, () => pragmas);
 }
 
-/** Analyses every file: per-file numbers, RAG regions, cache groups and all findings, suppression applied. */
-export function buildReport(inputs: readonly ReportFileInput[], options: ReportOptions): PromptReport {
+/**
+ * Analyses every file: per-file numbers, RAG regions, cache groups and all findings, suppression
+ * applied. `parseOptions` are the editor's (its variable patterns), so the report parses as it does.
+ */
+export function buildReport(inputs: readonly ReportFileInput[], options: ReportOptions, parseOptions: ParseOptions = {}): PromptReport {
   const { tokenizer, costModel: model, settings } = options;
   const texts = new Map(inputs.map((f) => [f.path, f.text]));
   const locate = (file: string, range: SourceRange): LocatedRange => {
@@ -115,7 +118,7 @@ export function buildReport(inputs: readonly ReportFileInput[], options: ReportO
   };
 
   const analyser = new PrefixCacheAnalyser({ tokenizer, costModel: model, settings: settings.cache, rag: settings.rag });
-  const parsed = new Map(inputs.map((f) => [f.path, parsePrompt(f.path, f.text)]));
+  const parsed = new Map(inputs.map((f) => [f.path, parsePrompt(f.path, f.text, parseOptions)]));
   for (const f of inputs) analyser.update(f.path, f.text, parsed.get(f.path) as ParsedPrompt);
 
   const files: ReportFile[] = [];

@@ -130,6 +130,9 @@ describe('AnalysisEngine', () => {
     const row = engine.compare('doc', { profile: resolveProfile({}), calibrations: {} }).rows.find((r) => r.target === 'openai/gpt-4o');
     assert.equal(row?.inputTokens, counted.counts.o200k_base!.inputTokens);
     assert.notEqual(row?.inputTokens, fresh('/w/doc.prompty', text, 'o200k_base').inputTokens, 'without the pattern <<who>> stays unfilled');
+    // The report parses the same way: the variable is a filled one, not an unfilled literal.
+    const report = engine.report([{ path: 'doc.prompty', text }]);
+    assert.equal(report.files[0]!.tokens, engine.report([{ path: 'doc.prompty', text: text.replace('<<who>>', 'Ada Lovelace, Countess of Lovelace') }]).files[0]!.tokens);
   });
 
   it('says what is wrong when used before configure or asked about an uncounted document', () => {
