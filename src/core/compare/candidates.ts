@@ -1,4 +1,4 @@
-import { closestIds, memoryFit, resolveTarget, TargetError, type Deployment, type ModelRow, type ResolvedTarget, type Tables } from '../estimate';
+import { closestIds, lookupModelName, memoryFit, resolveTarget, TargetError, type Deployment, type ModelRow, type ResolvedTarget, type Tables } from '../estimate';
 
 /** Tensor-parallel sizes tried, smallest first: powers of two up to eight 8-GPU nodes. */
 export const GPU_COUNTS: readonly number[] = [1, 2, 4, 8, 16, 32, 64];
@@ -23,9 +23,8 @@ export function selfHostedModel(tables: Tables, choice: { chosen?: string; promp
 }
 
 function openWeightModel(tables: Tables, name: string): ModelRow | undefined {
-  const direct = tables.models.get(name);
-  if (direct) return direct;
-  const provider = tables.providers.get(name) ?? [...tables.providers.values()].find((p) => p.model === name);
+  const { model, provider } = lookupModelName(name, tables);
+  if (model) return model;
   if (!provider) return undefined;
   const resolved = resolveTarget({ kind: 'provider', id: provider.id }, tables);
   return resolved.kind === 'provider' ? resolved.model : undefined;

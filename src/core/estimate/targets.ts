@@ -128,15 +128,24 @@ export function targetLabel(target: ResolvedTarget): string {
 export const DEFAULT_TARGET_IDS = ['llama-3.1-70b@4xh100-sxm', 'openai/gpt-4o'] as const;
 
 /**
+ * What a model name (a prompt's `model:`, a `--model` flag) names in the tables, case-insensitively:
+ * a provider row (by its id or its model name) and an open-weight model row, either or both.
+ */
+export function lookupModelName(name: string, tables: Tables): { provider?: ProviderRow; model?: ModelRow } {
+  const wanted = name.trim().toLowerCase();
+  const provider = tables.providers.get(wanted) ?? [...tables.providers.values()].find((p) => p.model.toLowerCase() === wanted);
+  const model = tables.models.get(wanted);
+  return { ...(provider ? { provider } : {}), ...(model ? { model } : {}) };
+}
+
+/**
  * The target a prompt's front matter names (`model: gpt-4o`, `model: openai/gpt-4o`,
  * `model: llama-3.1-70b`), or undefined when it names nothing the tables know. A bare self-hosted
  * model runs on the primary target's hardware when that is self-hosted, else on one H100.
  */
 export function targetIdForModel(name: string, tables: Tables, primary?: ResolvedTarget): string | undefined {
-  const wanted = name.trim().toLowerCase();
-  const provider = tables.providers.get(wanted) ?? [...tables.providers.values()].find((p) => p.model.toLowerCase() === wanted);
+  const { provider, model } = lookupModelName(name, tables);
   if (provider) return provider.id;
-  const model = tables.models.get(wanted);
   if (!model) return undefined;
   const hardware = primary?.kind === 'self-hosted' ? primary : undefined;
   return formatTargetId({ model: model.id, hardware: hardware?.hardware.id ?? 'h100-sxm', gpus: hardware?.gpus ?? 1 });

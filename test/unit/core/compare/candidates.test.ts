@@ -52,6 +52,8 @@ describe('compare: candidates', () => {
     assert.equal(selfHostedModel(builtin, { promptModel: 'llama-3.1-70b' })?.id, 'llama-3.1-70b');
     assert.equal(selfHostedModel(builtin, { promptModel: 'groq/llama-3.3-70b-versatile' })?.id, 'llama-3.3-70b');
     assert.equal(selfHostedModel(builtin, { promptModel: 'llama-3.3-70b-versatile' })?.id, 'llama-3.3-70b');
+    // Names are matched as the primary target's front matter matches them: case does not matter.
+    assert.equal(selfHostedModel(builtin, { promptModel: 'Llama-3.1-70B' })?.id, 'llama-3.1-70b');
     assert.equal(selfHostedModel(builtin, { chosen: 'groq/llama-3.3-70b-versatile' })?.id, 'llama-3.3-70b');
     assert.equal(selfHostedModel(builtin, { promptModel: 'gpt-4o' }), undefined);
     assert.throws(() => selfHostedModel(builtin, { chosen: 'openai/gpt-4o' }), /unknown model 'openai\/gpt-4o'/);
