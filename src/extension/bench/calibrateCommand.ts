@@ -3,7 +3,8 @@ import { runBenchmark } from '../../core/bench/runner';
 import { percentile } from '../../core/bench/stats';
 import { fitTtft, MIN_R2, toProfile, type Sample } from '../../core/calibrate/fit';
 import { DEFAULT_FRACTIONS, promptPrefix } from '../../core/calibrate/prefixes';
-import { parseTargetId, resolveTarget } from '../../core/estimate';
+import { messageTokenCounter } from '../../core/bench/prediction';
+import { parseTargetId, resolveTarget, targetTokenizerId, type ResolvedTarget } from '../../core/estimate';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
 import { readSettings } from '../config';
 import { keyFor, preparePromptRun, type BenchDeps } from './benchmarkCommand';
@@ -23,9 +24,9 @@ export async function calibrateEndpoint(deps: BenchDeps, uri?: vscode.Uri, endpo
     void vscode.window.showErrorMessage(`Prompt Latency Lens: endpoint ${endpoint.name} has no "target"; calibration saves a profile for a target, so map it to one first.`);
     return undefined;
   }
-  let targetId: string;
+  let target: ResolvedTarget;
   try {
-    targetId = resolveTarget(parseTargetId(endpoint.target), (await deps.tables.get()).tables).id;
+    target = resolveTarget(parseTargetId(endpoint.target), (await deps.tables.get()).tables);
   } catch (error) {
     void vscode.window.showErrorMessage(`Prompt Latency Lens: endpoint ${endpoint.name}'s target: ${(error as Error).message}`);
     return undefined;
@@ -44,7 +45,8 @@ export async function calibrateEndpoint(deps: BenchDeps, uri?: vscode.Uri, endpo
       if (abort.signal.aborted) break;
       progress.report({ message: `${Math.round(fraction * 100)}% of the prompt` });
       const prefix = promptPrefix(messages, fraction);
-      const counted = prefix.reduce((n, m) => n + tokenizer.count(m.content), 0);
+      // Where the endpoint reports no usage: counted as the prediction the fit will replace counts it.
+      const counted = messageTokenCounter(prefix)(targetTokenizerId(target));
       const result = await runBenchmark({ endpoint, ...(apiKey ? { apiKey } : {}), messages: prefix, maxTokens: Math.min(benchmark.maxTokens, 32), requests: REQUESTS_PER_LENGTH, warmup: 0, concurrency: [1], cache: 'cold', timeoutMs: benchmark.timeoutMs, signal: abort.signal, countTokens: (t) => tokenizer.count(t) });
       for (const r of result.modes.flatMap((m) => m.levels.flatMap((l) => l.requests))) {
         if (!r.ok || r.ttftMs === undefined) continue;
@@ -70,7 +72,7 @@ export async function calibrateEndpoint(deps: BenchDeps, uri?: vscode.Uri, endpo
     return undefined;
   }
   const stored: StoredCalibration = { endpoint: endpoint.name, profile: toProfile(fit, tpot, new Date().toISOString().slice(0, 10)), r2: fit.r2, rmseMs: fit.rmseMs, model: fit.model, samples: outcome.samples.length };
-  await deps.calibrations.set(targetId, stored);
-  void vscode.window.showInformationMessage(`Prompt Latency Lens: calibrated ${targetId} from ${endpoint.name}: ${summary}. Hovers now use it.`);
+  await deps.calibrations.set(target.id, stored);
+  void vscode.window.showInformationMessage(`Prompt Latency Lens: calibrated ${target.id} from ${endpoint.name}: ${summary}. Hovers now use it.`);
   return stored;
 }
