@@ -39,6 +39,13 @@ export function formatBenchReport(result: BenchResult, verdict?: SloVerdict): st
     ),
   );
   if (errors.length) lines.push('', 'Errors:', ...errors);
+  if (result.prediction) {
+    const p = result.prediction;
+    const pct = (v: number | undefined) => (v === undefined ? '–' : `${v >= 0 ? '+' : ''}${v.toFixed(0)}%`);
+    const predicted = [p.ttftMs !== undefined ? `TTFT ${p.ttftMs.toFixed(0)} ms` : undefined, p.tpotMs !== undefined ? `TPOT ${p.tpotMs.toFixed(1)} ms` : undefined].filter(Boolean).join(', ');
+    lines.push('', `Predicted for ${e.target ?? 'the target'} (cold prompt, one request at a time): ${predicted}; error of the prediction against each level's median:`);
+    lines.push(...result.modes.flatMap((m) => m.levels.filter((l) => l.predictionErrorPct).map((l) => `  ${m.cache} ${l.label}: TTFT ${pct(l.predictionErrorPct?.ttft)}, TPOT ${pct(l.predictionErrorPct?.tpot)}`)));
+  }
   if (result.cacheSpeedup?.length) {
     lines.push('', 'Prefix-cache speedup (cold ÷ warm median TTFT):', ...result.cacheSpeedup.map((s) => `  ${s.label}: ${s.speedup.toFixed(2)}× (${s.coldTtftP50Ms.toFixed(0)} → ${s.warmTtftP50Ms.toFixed(0)} ms)`));
   }

@@ -35,6 +35,10 @@ describe('prompt-lens bench', () => {
     assert.equal(result.endpoint.target, 'openai/gpt-4o');
     assert.ok(result.prediction?.ttftMs !== undefined && result.prediction.ttftMs > 0);
     assert.equal(typeof result.modes[0]!.levels[0]!.predictionErrorPct?.ttft, 'number');
+    // The readable report shows it too.
+    const text = io();
+    assert.equal(await runCli(['bench', 'p.prompt', '--base-url', sim.url, '--model', 'm', '--concurrency', '1', '--requests', '2', '--max-tokens', '4', '--target', 'openai/gpt-4o'], text), 0, text.stderr);
+    assert.match(text.stdout, /Predicted for openai\/gpt-4o \(cold prompt, one request at a time\): TTFT \d+ ms, TPOT [\d.]+ ms;.*\n {2}cold c=1: TTFT [+-]\d+%, TPOT [+-]\d+%/);
     const bad = io();
     assert.equal(await runCli(['bench', 'p.prompt', '--base-url', sim.url, '--model', 'm', '--requests', '1', '--concurrency', '1', '--target', 'openai/gpt-4q', '--json'], bad), 0);
     assert.match(bad.stderr, /target: .*did you mean openai\/gpt-4o/);

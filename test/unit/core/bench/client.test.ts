@@ -50,8 +50,12 @@ describe('streaming client against a local scripted server', () => {
       await sleep(1);
       res.end();
     });
-    for (let i = 0; i < 6; i++) assert.equal((await measureRequest(request(server.url), options())).ok, true);
-    assert.ok(server.connections <= 3, `${server.connections} connections for 6 sequential requests`);
+    for (let i = 0; i < 6; i++) {
+      assert.equal((await measureRequest(request(server.url), options())).ok, true);
+      // The drain finishes in the background; a next request sent at once may still find the socket busy.
+      await sleep(50);
+    }
+    assert.ok(server.connections <= 2, `${server.connections} connections for 6 sequential requests`);
   });
 
   it('anthropic-messages: x-api-key header and the event stream, output tokens from message_delta', async () => {
