@@ -42,7 +42,7 @@ export async function serveSimCommand(args: string[], io: CliIo): Promise<number
   let sim;
   try {
     const model = values.model ?? values.target;
-    sim = await startSimulator({ port, host: '127.0.0.1', ...(model ? { model } : {}), latency, defaultMaxTokens, log: (line) => io.out(`${line}\n`) });
+    sim = await startSimulator({ port, ...(model ? { model } : {}), latency, defaultMaxTokens, log: (line) => io.out(`${line}\n`) });
   } catch (error) {
     throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }

@@ -27,7 +27,6 @@ export interface MeasureOptions {
   now?: () => number;
   /** Strings that must never appear in an error message (the API key). */
   secrets?: readonly string[];
-  maxLineChars?: number;
 }
 
 const ERROR_BODY_LIMIT = 64 * 1024;
@@ -96,7 +95,7 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
       return fail({ class: 'not-event-stream', status: response.status, message: redact(`expected a streaming response but got ${type}${said ? `: ${said}` : ''}`, secrets) });
     }
 
-    const framing = createFraming(request.wire.framing, options.maxLineChars);
+    const framing = createFraming(request.wire.framing);
     const state = new StreamState(request.wire, record);
     const chunks = response.body[Symbol.asyncIterator]();
     try {

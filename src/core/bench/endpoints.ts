@@ -24,7 +24,6 @@ export const endpointConfigSchema = z.object({
     }),
 });
 export type EndpointConfig = z.output<typeof endpointConfigSchema>;
-export type EndpointConfigInput = z.input<typeof endpointConfigSchema>;
 
 export const endpointListSchema = z.array(endpointConfigSchema).superRefine((list, ctx) => {
   const seen = new Set<string>();

@@ -90,11 +90,16 @@ export interface SloVerdict {
   failures: string[];
 }
 
-/** An --slo verdict: every measured level must have at least `minShare` (0–1) of its requests meeting both SLOs. */
+/** A level passes when at least `minShare` (0–1) of its requests met both SLOs (and it has requests). */
+export function levelPasses(summary: LevelSummary, minShare: number): boolean {
+  return summary.requests > 0 && summary.sloShare >= minShare;
+}
+
+/** An --slo verdict: every measured level must pass (levelPasses). */
 export function sloVerdict(modes: readonly ModeResult[], minShare: number): SloVerdict {
   const failures = modes.flatMap((m) =>
     m.levels
-      .filter((l) => l.summary.requests === 0 || l.summary.sloShare < minShare)
+      .filter((l) => !levelPasses(l.summary, minShare))
       .map((l) => `${m.cache} ${l.label}: ${Math.round(l.summary.sloShare * 100)}% met the SLOs (needs ${Math.round(minShare * 100)}%)`),
   );
   return { pass: failures.length === 0 && modes.some((m) => m.levels.length > 0), failures };

@@ -10,8 +10,6 @@ import { chatRequestSchema, completionRequestSchema, promptText, type SimRequest
 export interface SimulatorOptions {
   /** 0 (default) picks a free port. */
   port?: number;
-  /** Loopback only: the simulator is never reachable from another machine. */
-  host?: '127.0.0.1';
   model?: string;
   latency?: SimLatencyModel;
   /** Token ids of a text; defaults to o200k_base. */

@@ -5,8 +5,6 @@ export interface EndpointList {
   endpoints: EndpointConfig[];
   /** One message per invalid entry, naming it and the field at fault. */
   problems: string[];
-  /** Workspace-level endpoints were present but ignored because the workspace is not trusted. */
-  ignoredUntrusted: boolean;
 }
 
 /**
@@ -19,7 +17,6 @@ export function readEndpoints(): EndpointList {
   const trusted = vscode.workspace.isTrusted;
   const scopes: [string, unknown][] = [['user settings', inspected?.globalValue]];
   const workspaceScopes: [string, unknown][] = [['workspace settings', inspected?.workspaceValue], ['folder settings', inspected?.workspaceFolderValue]];
-  const ignoredUntrusted = !trusted && workspaceScopes.some(([, v]) => Array.isArray(v) && v.length > 0);
   if (trusted) scopes.push(...workspaceScopes);
 
   const byName = new Map<string, EndpointConfig>();
@@ -36,5 +33,5 @@ export function readEndpoints(): EndpointList {
       else problems.push(`promptLens.endpoints[${index}] (${scope}): ${parsed.error}`);
     });
   }
-  return { endpoints: [...byName.values()], problems, ignoredUntrusted };
+  return { endpoints: [...byName.values()], problems };
 }

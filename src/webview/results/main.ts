@@ -6,9 +6,9 @@ import '../common/view.css';
 import { connect } from '../common/host';
 import { h, replaceChildren, themeColor } from '../common/dom';
 import type { ResultsViewState } from './state';
-import { headlineLevel, itlByPosition, kneeSeries, levelRows, ms, pct, ttftCdf, verdict } from './model';
+import { alignCdfs, headlineLevel, itlByPosition, kneeSeries, levelRows, ms, pct, ttftCdf, verdict } from './model';
 import type { BenchResult } from '../../core/bench/result';
-import { DEFAULT_SLO_MIN_SHARE } from '../../core/bench/stats';
+import { DEFAULT_SLO_MIN_SHARE, percentError } from '../../core/bench/stats';
 
 const app = document.getElementById('app') as HTMLElement;
 const charts: uPlot[] = [];
@@ -67,13 +67,13 @@ function summary(state: ResultsViewState & { result: BenchResult }, pass: boolea
     card('TPOT p50 / p95 / p99', s?.tpotMs ? `${ms(s.tpotMs.p50)} / ${ms(s.tpotMs.p95)} / ${ms(s.tpotMs.p99)}` : '–', `${s?.outputTokensPerSecond ? `${s.outputTokensPerSecond.p50.toFixed(0)} tok/s per request` : ''}`, undefined, 'tpot'),
   ];
   if (speedup) cards.push(card('Prefix cache', `${speedup.speedup.toFixed(1)}× faster`, `cold ${ms(speedup.coldTtftP50Ms)} → warm ${ms(speedup.warmTtftP50Ms)} (TTFT p50, ${speedup.label})`, undefined, 'cache'));
-  if (result.prediction?.ttftMs !== undefined && measuredTtft !== undefined) {
-    const errorPct = ((result.prediction.ttftMs - measuredTtft) / measuredTtft) * 100;
+  const errorPct = head?.level.predictionErrorPct?.ttft;
+  if (result.prediction?.ttftMs !== undefined && measuredTtft !== undefined && errorPct !== undefined) {
     const tpotLine = result.prediction.tpotMs !== undefined && measuredTpot !== undefined ? ` · TPOT ${ms(result.prediction.tpotMs)} vs ${ms(measuredTpot)}` : '';
     cards.push(card('Predicted vs measured', `${pct(errorPct)}`, `TTFT ${ms(result.prediction.ttftMs)} predicted vs ${ms(measuredTtft)} measured${tpotLine} (${result.endpoint.target ?? ''})`, undefined, 'prediction'));
   }
   if (prevHead?.ttftMs && measuredTtft !== undefined) {
-    const change = ((measuredTtft - prevHead.ttftMs.p50) / prevHead.ttftMs.p50) * 100;
+    const change = percentError(measuredTtft, prevHead.ttftMs.p50);
     cards.push(card('vs previous run', pct(change), `TTFT p50 ${ms(prevHead.ttftMs.p50)} → ${ms(measuredTtft)} (${new Date(previous!.startedAt).toLocaleString()})`, undefined, 'previous'));
   }
   return h('section', { class: 'cards' }, ...cards, failures.length > 0 ? h('ul', { class: 'failures' }, ...failures.map((f) => h('li', {}, f))) : null, errorsList(result));
@@ -113,9 +113,8 @@ function drawCharts(result: BenchResult): void {
 
   // CDF: one series per mode/level, on a shared x of all TTFT values (uPlot needs aligned data).
   const curves = result.modes.flatMap((m) => m.levels.map((l) => ({ label: `${m.cache} ${l.label}`, ...ttftCdf(l) }))).filter((c) => c.x.length > 0);
-  const xs = [...new Set(curves.flatMap((c) => c.x))].sort((a, b) => a - b);
+  const { xs, ys } = alignCdfs(curves);
   if (xs.length > 0) {
-    const ys = curves.map((c) => xs.map((x) => { let i = -1; while (i + 1 < c.x.length && (c.x[i + 1] as number) <= x) i++; return i < 0 ? 0 : (c.y[i] as number); }));
     plot('cdf', { width, height: 260, scales: { x: { time: false } }, axes: [axis('TTFT (ms)'), axis('share ≤ x')], series: [{}, ...curves.map((c, i) => ({ label: c.label, stroke: palette[i % palette.length], paths: uPlot.paths.stepped?.({ align: 1 }) }))] }, [xs, ...ys]);
   }
 

@@ -1,6 +1,6 @@
 // Pure derivations from a benchmark result to what the results view draws (unit-tested in Node).
 import type { BenchResult, Distribution, LevelResult, ModeResult } from '../../core/bench/result';
-import { DEFAULT_SLO_MIN_SHARE, meetsSlo, sloVerdict, type SloVerdict } from '../../core/bench/stats';
+import { DEFAULT_SLO_MIN_SHARE, levelPasses, sloVerdict, type SloVerdict } from '../../core/bench/stats';
 
 export interface LevelRow {
   mode: string;
@@ -19,11 +19,6 @@ export interface LevelRow {
   meetsSlo: boolean;
 }
 
-/** A level meets the SLO when at least DEFAULT_SLO_MIN_SHARE of its requests met both limits (as the CLI's --slo). */
-export function levelMeetsSlo(level: LevelResult): boolean {
-  return level.summary.requests > 0 && level.summary.sloShare >= DEFAULT_SLO_MIN_SHARE;
-}
-
 export function levelRows(result: BenchResult): LevelRow[] {
   return result.modes.flatMap((mode) =>
     mode.levels.map((level) => ({
@@ -40,7 +35,7 @@ export function levelRows(result: BenchResult): LevelRow[] {
       requestsPerSecond: level.summary.requestsPerSecond,
       goodput: level.summary.goodput,
       sloShare: level.summary.sloShare,
-      meetsSlo: levelMeetsSlo(level),
+      meetsSlo: levelPasses(level.summary, DEFAULT_SLO_MIN_SHARE),
     })),
   );
 }
@@ -61,6 +56,22 @@ export function verdict(result: BenchResult): SloVerdict {
 export function ttftCdf(level: LevelResult): { x: number[]; y: number[] } {
   const values = level.requests.filter((r) => r.ok && r.ttftMs !== undefined).map((r) => r.ttftMs as number).sort((a, b) => a - b);
   return { x: values, y: values.map((_, i) => (i + 1) / values.length) };
+}
+
+/**
+ * Step curves on one shared, sorted x (uPlot wants aligned data): each curve's y at every x is its
+ * share at or below it. One pass per curve (both are sorted), since a run can hold 100,000 samples.
+ */
+export function alignCdfs(curves: readonly { x: number[]; y: number[] }[]): { xs: number[]; ys: number[][] } {
+  const xs = [...new Set(curves.flatMap((c) => c.x))].sort((a, b) => a - b);
+  const ys = curves.map((c) => {
+    let i = -1;
+    return xs.map((x) => {
+      while (i + 1 < c.x.length && (c.x[i + 1] as number) <= x) i++;
+      return i < 0 ? 0 : (c.y[i] as number);
+    });
+  });
+  return { xs, ys };
 }
 
 /** TTFT p50/p99 and output throughput against concurrency (the knee), for one mode. */
@@ -86,12 +97,6 @@ export function itlByPosition(level: LevelResult): { position: number[]; meanMs:
     });
   }
   return { position: sums.map((_, i) => i + 1), meanMs: sums.map((s, i) => s / (counts[i] ?? 1)) };
-}
-
-/** Share of successful requests meeting both SLOs across the whole run. */
-export function overallSloShare(result: BenchResult): number {
-  const records = result.modes.flatMap((m) => m.levels.flatMap((l) => l.requests));
-  return records.length === 0 ? 0 : records.filter((r) => meetsSlo(r, result.slo)).length / records.length;
 }
 
 export function ms(value: number | undefined | null): string {

@@ -7,7 +7,7 @@ import { startSimulator } from '../../../src/core/sim/server';
 import { extensionApi, openPrompt, sleep, waitFor } from '../helpers';
 
 export async function prepare(): Promise<void> {
-  const sim = await startSimulator({ port: 0, host: '127.0.0.1', latency: linearLatencyModel({ prefillBaseMs: 20, prefillTokensPerSecond: 50_000, tpotBaseMs: 5, tpotMsPer1kContext: 0, tpotMsPerExtraSequence: 0 }), defaultMaxTokens: 8 });
+  const sim = await startSimulator({ port: 0, latency: linearLatencyModel({ prefillBaseMs: 20, prefillTokensPerSecond: 50_000, tpotBaseMs: 5, tpotMsPer1kContext: 0, tpotMsPerExtraSequence: 0 }), defaultMaxTokens: 8 });
   const config = vscode.workspace.getConfiguration('promptLens');
   await config.update('endpoints', [{ name: 'reload-sim', baseUrl: sim.url, model: sim.model }], vscode.ConfigurationTarget.Workspace);
   await config.update('benchmark.requests', 1000, vscode.ConfigurationTarget.Workspace);

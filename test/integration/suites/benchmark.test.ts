@@ -26,7 +26,7 @@ describe('benchmark this prompt', () => {
 
   before(async () => {
     // Known delays: 30 ms prefill base + 20,000 prompt tokens/s, 5 ms per output token.
-    sim = await startSimulator({ port: 0, host: '127.0.0.1', latency: linearLatencyModel({ prefillBaseMs: 30, prefillTokensPerSecond: 20_000, tpotBaseMs: 5, tpotMsPer1kContext: 0, tpotMsPerExtraSequence: 0 }), defaultMaxTokens: 12 });
+    sim = await startSimulator({ port: 0, latency: linearLatencyModel({ prefillBaseMs: 30, prefillTokensPerSecond: 20_000, tpotBaseMs: 5, tpotMsPer1kContext: 0, tpotMsPerExtraSequence: 0 }), defaultMaxTokens: 12 });
     await config().update('endpoints', [{ name: 'sim', baseUrl: sim.url, model: sim.model, target: 'llama-3.1-8b@1xh100-sxm' }], vscode.ConfigurationTarget.Workspace);
     await config().update('benchmark.requests', 6, vscode.ConfigurationTarget.Workspace);
     await config().update('benchmark.concurrency', [1, 2], vscode.ConfigurationTarget.Workspace);
@@ -68,6 +68,8 @@ describe('benchmark this prompt', () => {
     const ttftCell = await queryWebviews('bench-ttft', '[data-test=ttft] .card-value');
     const p50 = Math.round(level.summary.ttftMs!.p50);
     assert.ok(ttftCell.texts[0]?.startsWith(`${p50} ms`), `card shows ${ttftCell.texts[0]}, run p50 ${p50}`);
+    const predicted = await queryWebviews('bench-prediction', '[data-test=prediction] .card-value');
+    assert.match(predicted.texts[0] ?? '', /^[+-]\d+%$/, 'the predicted-vs-measured card shows the error of the prediction');
     const charts = await queryWebviews('bench-charts', 'figure canvas');
     assert.ok(charts.texts.length >= 3, `expected three charts, found ${charts.texts.length}`);
     await screenshot('benchmark-results');

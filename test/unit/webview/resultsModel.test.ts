@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { BenchResult, LevelResult, RequestRecord } from '../../../src/core/bench/result';
 import { summarizeLevel } from '../../../src/core/bench/stats';
-import { itlByPosition, kneeSeries, levelRows, ms, ttftCdf, verdict } from '../../../src/webview/results/model';
+import { alignCdfs, itlByPosition, kneeSeries, levelRows, ms, ttftCdf, verdict } from '../../../src/webview/results/model';
 
 const slo = { ttftMs: 500, tpotMs: 30 };
 
@@ -34,6 +34,15 @@ describe('results view model', () => {
 
   it('the TTFT CDF steps through the sorted successful samples', () => {
     assert.deepEqual(ttftCdf(slow), { x: [400, 900], y: [0.5, 1] });
+  });
+
+  it('CDF curves are aligned on the union of their x values, each a step function', () => {
+    const aligned = alignCdfs([{ x: [400, 900], y: [0.5, 1] }, { x: [100, 400, 1000], y: [1 / 3, 2 / 3, 1] }]);
+    assert.deepEqual(aligned.xs, [100, 400, 900, 1000]);
+    assert.deepEqual(aligned.ys, [
+      [0, 0.5, 1, 1],
+      [1 / 3, 2 / 3, 2 / 3, 1],
+    ]);
   });
 
   it('the knee series is ordered by concurrency, with p50/p99 TTFT and throughput', () => {
