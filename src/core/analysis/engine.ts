@@ -1,7 +1,7 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
 import { compareTargets, promptTokenCounter, selfHostedModel, type CompareResult, type WorkloadProfile } from '../compare';
 import type { PromptCount } from '../count';
-import { parseTargetId, resolveTarget, targetIdForModel, targetTokenizerId, type CalibrationProfile, type ResolvedTarget, type Tables } from '../estimate';
+import { parseTargetId, resolveTarget, targetIdForModel, targetTokenizer, type CalibrationProfile, type ResolvedTarget, type Tables } from '../estimate';
 import { PrefixCacheAnalyser, updateInSlices } from '../findings/prefixCache';
 import { buildReport, ragFindings, suppressed, type PromptReport, type ReportFileInput } from '../findings/report';
 import { lineColumn } from '../findings/request';
@@ -12,7 +12,6 @@ import { parsePrompt } from '../prompt/parse';
 import type { ParsedPrompt } from '../prompt/types';
 import { PromptCounter } from '../promptCounter';
 import type { TextEdit } from '../tokenize/incremental';
-import { resolveTokenizerId } from '../tokenize/models';
 import { getTokenizer } from '../tokenize/registry';
 import type { TokenizerId } from '../tokenize/types';
 
@@ -142,7 +141,7 @@ export class AnalysisEngine {
     const { targets, fromFrontMatter } = targetsFor(config, parsed.settings.model);
     const counts: Partial<Record<TokenizerId, PromptCount>> = {};
     for (const target of targets) {
-      const id = resolveTokenizerId(targetTokenizerId(target));
+      const id = targetTokenizer(target);
       // Sliced, so a selection count or another document's request is answered in between.
       counts[id] ??= await this.counter(id).count({ key, fileName, text, version, edits, parsed });
     }
@@ -170,7 +169,7 @@ export class AnalysisEngine {
     await nextTick();
     if (!current()) return undefined;
     const findings = withPositions(suppressed(input, [rag, workspace.analyser.findingsFor(file)]), (path) => (path === file ? text : workspace.analyser.textOf(path)));
-    const count = counted.counts[resolveTokenizerId(targetTokenizerId(targets[0]!))]!;
+    const count = counted.counts[workspace.target.tokenizer]!;
     const cacheable = cacheablePrefix(workspace.analyser, file, parsed, count);
     return { version, findings, ...(cacheable ? { cacheable } : {}) };
   }

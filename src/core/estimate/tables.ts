@@ -1,4 +1,4 @@
-import { setImmediate as nextTick } from 'node:timers/promises';
+import { Slicer } from '../slicer';
 import type { z } from 'zod';
 import builtinHardware from '../../../data/hardware.json';
 import builtinModels from '../../../data/models.json';
@@ -63,13 +63,10 @@ export function loadTables(userSources: readonly TableSource[] = []): { tables: 
  */
 export async function loadTablesSliced(userSources: readonly TableSource[] = [], sliceMs = 8): Promise<{ tables: Tables; problems: TableProblem[] }> {
   const steps = mergeSteps(userSources);
-  let sliceStart = performance.now();
+  const slicer = new Slicer(sliceMs);
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) return step.value;
-    if (performance.now() - sliceStart >= sliceMs) {
-      await nextTick();
-      sliceStart = performance.now();
-    }
+    await slicer.pause();
   }
 }
 

@@ -1,6 +1,8 @@
 import { distance } from 'fastest-levenshtein';
 import { precisionSchema, type EfficiencyClass, type HardwareRow, type ModelRow, type Precision, type ProviderRow } from './schemas';
 import type { Tables } from './tables';
+import { resolveTokenizerId } from '../tokenize/models';
+import type { TokenizerId } from '../tokenize/types';
 
 /**
  * Target ids:
@@ -116,6 +118,11 @@ function bare(id: string): string {
 export function targetTokenizerId(target: ResolvedTarget): string {
   if (target.kind === 'self-hosted') return target.model.tokenizer;
   return target.provider.tokenizer ?? target.model?.tokenizer ?? target.provider.model;
+}
+
+/** The registry tokenizer that counts for a target (exact, or the approximation standing in). */
+export function targetTokenizer(target: ResolvedTarget): TokenizerId {
+  return resolveTokenizerId(targetTokenizerId(target));
 }
 
 /** "llama-3.1-70b · 4×h100-sxm" or "openai/gpt-4o": how messages name a target. */

@@ -1,4 +1,5 @@
 import type { ParsedPrompt, SourceRange } from '../prompt/types';
+import { Slicer } from '../slicer';
 import type { Tokenizer } from '../tokenize/types';
 import { cacheableTokens, type FindingCostModel } from './costModel';
 import { detectDynamic, type DynamicKind, type DynamicSpan } from './dynamic';
@@ -437,12 +438,9 @@ export interface PromptSource {
  * at a time (plus one file's update, a few milliseconds): the editor's first workspace scan.
  */
 export async function updateInSlices(analyser: PrefixCacheAnalyser, sources: Iterable<PromptSource>, sliceMs = 20): Promise<void> {
-  let sliceStart = performance.now();
+  const slicer = new Slicer(sliceMs);
   for (const s of sources) {
     analyser.update(s.file, s.text, s.parsed);
-    if (performance.now() - sliceStart >= sliceMs) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
+    await slicer.pause();
   }
 }

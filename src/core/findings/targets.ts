@@ -1,5 +1,4 @@
-import { estimate, targetLabel, targetTokenizerId, type ResolvedTarget } from '../estimate';
-import { resolveTokenizerId } from '../tokenize/models';
+import { estimate, targetLabel, targetTokenizer, type ResolvedTarget } from '../estimate';
 import type { TokenizerId } from '../tokenize/types';
 import type { CacheRule, FindingCostModel } from './costModel';
 
@@ -27,7 +26,7 @@ export function cacheRuleOf(target: ResolvedTarget, blockTokens = DEFAULT_BLOCK_
 export function findingTarget(target: ResolvedTarget, blockTokens = DEFAULT_BLOCK_TOKENS): FindingTarget {
   const at = (inputTokens: number, cachedTokens: number) => estimate(target, { inputTokens: Math.max(1, inputTokens), cachedTokens: Math.min(cachedTokens, Math.max(0, inputTokens - 1)), outputTokens: 0 });
   return {
-    tokenizer: resolveTokenizerId(targetTokenizerId(target)),
+    tokenizer: targetTokenizer(target),
     model: {
       label: targetLabel(target),
       contextWindow: target.kind === 'provider' ? target.provider.contextWindow : target.model.contextWindow,

@@ -1,3 +1,4 @@
+import { Slicer } from '../slicer';
 import { chunkLengths } from './boundaries';
 import type { Tokenizer } from './types';
 
@@ -41,14 +42,11 @@ export class IncrementalCounter {
   static async create(tokenizer: Tokenizer, text: string, sliceMs = 8, target = CHUNK_TARGET): Promise<IncrementalCounter> {
     const chunks: Chunk[] = [];
     let from = 0;
-    let sliceStart = performance.now();
+    const slicer = new Slicer(sliceMs);
     for (const length of chunkLengths(text, 0, text.length, target)) {
       chunks.push({ length, tokens: tokenizer.countBase(text.slice(from, from + length)) });
       from += length;
-      if (performance.now() - sliceStart >= sliceMs) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
-      }
+      await slicer.pause();
     }
     return new IncrementalCounter(tokenizer, text, target, chunks);
   }

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { chunkLengths } from './boundaries';
 import { CHUNK_TARGET } from './incremental';
 import type { Tokenizer } from './types';
@@ -34,7 +35,7 @@ export async function countSliced(text: string, tokenizer: Tokenizer, options: S
     if (elapsed >= sliceMs && from < text.length) {
       longest = Math.max(longest, elapsed);
       options.onProgress?.(from / text.length);
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await setImmediate();
       options.signal?.throwIfAborted();
       sliceStart = performance.now();
     }

@@ -5,14 +5,13 @@ import type { Cacheable, CountResult, EngineConfig } from '../../core/analysis/e
 import { estimateTarget, type TargetEstimate } from '../../core/analysis/targetEstimates';
 import type { CompareResult, WorkloadProfile } from '../../core/compare';
 import type { PromptCount } from '../../core/count';
-import { parseTargetId, resolveTarget, targetTokenizerId, type ResolvedTarget } from '../../core/estimate';
+import { parseTargetId, resolveTarget, targetTokenizer, type ResolvedTarget } from '../../core/estimate';
 import type { PromptReport, ReportFileInput } from '../../core/findings/report';
 import { parseFindingSettings } from '../../core/findings/settings';
 import type { Finding } from '../../core/findings/types';
 import { parsePrompt } from '../../core/prompt/parse';
 import type { ParsedPrompt } from '../../core/prompt/types';
 import type { TextEdit } from '../../core/tokenize/incremental';
-import { resolveTokenizerId } from '../../core/tokenize/models';
 import type { TokenizerId } from '../../core/tokenize/types';
 import type { Calibrations } from '../bench/calibrations';
 import { readSettings, readWorkloadProfile } from '../config';
@@ -332,7 +331,7 @@ export class PromptAnalyzer implements vscode.Disposable {
 }
 
 function countFor(counted: CountResult, target: ResolvedTarget): PromptCount {
-  return counted.counts[resolveTokenizerId(targetTokenizerId(target))]!;
+  return counted.counts[targetTokenizer(target)]!;
 }
 
 /** A file over the size limit is not tokenised at all. */
