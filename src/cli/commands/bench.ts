@@ -22,7 +22,7 @@ import { EXIT, readInput, UsageError, type CliIo } from '../io';
 import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, readWholePrompt } from '../promptInput';
 import { loadCliTables } from '../tables';
 import { formatBenchReport } from './benchReport';
-import { flag, intFlag, numberFlag } from './flags';
+import { flag, intFlag, numberFlag, optionalFlag } from './flags';
 
 export const BENCH_USAGE =
   'prompt-lens bench FILE (--endpoint NAME --endpoints FILE | --base-url URL --model M [--kind K]) [--concurrency 1,4,16 | --rate R] ' +
@@ -91,9 +91,9 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
   const cache = flag('cache', values.cache, z.enum(['cold', 'warm', 'both'], { error: 'must be cold, warm or both' }));
   const maxTokens = flag('max-tokens', values['max-tokens'], intFlag(1, 1_000_000));
   const timeoutMs = flag('timeout-ms', values['timeout-ms'], intFlag(1, 24 * 3600 * 1000));
-  const timeLimitS = values['time-limit-s'] === undefined ? undefined : flag('time-limit-s', values['time-limit-s'], numberFlag(0, 7 * 24 * 3600));
+  const timeLimitS = optionalFlag('time-limit-s', values['time-limit-s'], numberFlag(0, 7 * 24 * 3600));
   const concurrency = values.concurrency === undefined ? undefined : flag('concurrency', values.concurrency, concurrencyList);
-  const rate = values.rate === undefined ? undefined : flag('rate', values.rate, numberFlag(0, 10_000));
+  const rate = optionalFlag('rate', values.rate, numberFlag(0, 10_000));
   const slo = values.slo === undefined ? undefined : flag('slo', values.slo, sloSpec);
 
   const resolved = await resolveEndpoint(values, io);

@@ -5,7 +5,7 @@ import { parsePrompt } from '../../core/prompt/parse';
 import { EXIT, UsageError, type CliIo } from '../io';
 import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, readWholePrompt } from '../promptInput';
 import { loadCliTables } from '../tables';
-import { flag, intFlag } from './flags';
+import { flag, intFlag, optionalFlag } from './flags';
 
 export const COMPARE_USAGE =
   'prompt-lens compare FILE [--profile interactive|batch] [--slo ttft=500,tpot=30] [--concurrency C] [--output-tokens M] [--model ID] [--cached N] [--table FILE] [--json] ' + MAX_FILE_USAGE;
@@ -42,7 +42,7 @@ export async function compareCommand(args: string[], io: CliIo): Promise<number>
   if (positionals.length !== 1) throw new UsageError(`give one prompt FILE; usage: ${COMPARE_USAGE}`);
   const file = positionals[0] as string;
   const flags = sloSettings(values);
-  const cached = values.cached === undefined ? 0 : flag('cached', values.cached, intFlag(0, 100_000_000));
+  const cached = optionalFlag('cached', values.cached, intFlag(0, 100_000_000)) ?? 0;
 
   const tables = await loadCliTables(values.table ?? [], io);
   const text = await readWholePrompt(io, file, maxFileBytesFlag(values['max-file-bytes']));

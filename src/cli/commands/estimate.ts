@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
 import { estimate, parseGpuCount, parsePrecision, promptTokenCount, resolveTarget, targetTokenizerId, type Estimate, type Range, type TargetSpec } from '../../core/estimate';
 import { EXIT, UsageError, type CliIo } from '../io';
 import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, readWholePrompt } from '../promptInput';
 import { loadCliTables } from '../tables';
+import { intFlag, optionalFlag } from './flags';
 
 export const ESTIMATE_USAGE =
   'prompt-lens estimate (FILE | --tokens N) (--model ID --hardware ID [--gpus N] [--precision P] | --provider ID --model ID) [--cached N] [--output-tokens M] [--concurrency C] [--table FILE] [--json] ' + MAX_FILE_USAGE;
@@ -23,24 +23,18 @@ const OPTIONS = {
   ...MAX_FILE_OPTION,
 } as const;
 
-function intFlag(name: string, value: string | undefined, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = z.coerce.number().int().min(min).max(100_000_000).safeParse(value.trim() === '' ? Number.NaN : value);
-  if (!parsed.success) throw new UsageError(`--${name} must be an integer ≥ ${min}, got '${value}'`);
-  return parsed.data;
-}
-
 export async function estimateCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   if (positionals.length > 1) throw new UsageError(`one FILE at most; usage: ${ESTIMATE_USAGE}`);
   const file = positionals[0];
-  const tokensFlag = intFlag('tokens', values.tokens, 1);
+  const tokensFlag = optionalFlag('tokens', values.tokens, intFlag(1, 100_000_000));
   if ((file === undefined) === (tokensFlag === undefined)) throw new UsageError(`give either FILE or --tokens N; usage: ${ESTIMATE_USAGE}`);
   if (!values.model) throw new UsageError(`--model is required; usage: ${ESTIMATE_USAGE}`);
   const spec = targetSpec(values);
-  const cached = intFlag('cached', values.cached, 0) ?? 0;
-  const outputTokens = intFlag('output-tokens', values['output-tokens'], 0);
-  const concurrency = intFlag('concurrency', values.concurrency, 1);
+  const cached = optionalFlag('cached', values.cached, intFlag(0, 100_000_000)) ?? 0;
+  // 0 output tokens is a prefill-only estimate.
+  const outputTokens = optionalFlag('output-tokens', values['output-tokens'], intFlag(0, 1_000_000));
+  const concurrency = optionalFlag('concurrency', values.concurrency, intFlag(1, 4096));
 
   const tables = await loadCliTables(values.table ?? [], io);
   const target = resolveTarget(spec, tables);

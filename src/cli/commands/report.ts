@@ -6,6 +6,7 @@ import { parseFindingSettings } from '../../core/findings/settings';
 import { DEFAULT_TARGET_IDS, parseTargetId, resolveTarget } from '../../core/estimate';
 import { findingTarget } from '../../core/findings/targets';
 import { loadCliTables } from '../tables';
+import { intFlag, numberFlag, optionalFlag } from './flags';
 import { FINDING_CODES } from '../../core/findings/types';
 import { DEFAULT_INCLUDE_GLOBS, promptFileMatcher } from '../../core/promptFiles';
 import { getTokenizer } from '../../core/tokenize/registry';
@@ -16,15 +17,8 @@ export const REPORT_USAGE =
   'prompt-lens report [DIR] [--target ID] [--table FILE] [--json] [--fail-on warning|error] [--include GLOB]... [--disable CODE]... [--rag-max-tokens N] [--rag-max-share F] [--min-shared-tokens N] ' + MAX_FILE_USAGE;
 
 const failOn = z.enum(['warning', 'error']);
-const positiveInt = z.coerce.number().int().positive();
-const share = z.coerce.number().gt(0).max(1);
-
-function flag<T>(schema: z.ZodType<T>, name: string, value: string | undefined): T | undefined {
-  if (value === undefined) return undefined;
-  const result = schema.safeParse(value);
-  if (!result.success) throw new UsageError(`--${name} ${value}: ${result.error.issues[0]?.message ?? 'invalid'}`);
-  return result.data;
-}
+const positiveInt = intFlag(1, 100_000_000);
+const share = numberFlag(0, 1);
 
 export async function reportCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -46,14 +40,14 @@ export async function reportCommand(args: string[], io: CliIo): Promise<number> 
   });
   if (positionals.length > 1) throw new UsageError(`one directory at most; usage: ${REPORT_USAGE}`);
   const target = findingTarget(resolveTarget(parseTargetId(values.target), await loadCliTables(values.table ?? [], io)));
-  const level = flag(failOn, 'fail-on', values['fail-on']);
+  const level = optionalFlag('fail-on', values['fail-on'], failOn);
   const disabled = (values.disable ?? []).flatMap((d) => d.split(','));
   const unknown = disabled.filter((code) => !(FINDING_CODES as readonly string[]).includes(code));
   if (unknown.length > 0) throw new UsageError(`--disable ${unknown.join(',')}: unknown finding code; codes: ${FINDING_CODES.join(', ')}`);
   const { settings, problems } = parseFindingSettings({
     disabled,
-    rag: { maxTokens: flag(positiveInt, 'rag-max-tokens', values['rag-max-tokens']), maxShare: flag(share, 'rag-max-share', values['rag-max-share']) },
-    cache: { minSharedTokens: flag(positiveInt, 'min-shared-tokens', values['min-shared-tokens']) },
+    rag: { maxTokens: optionalFlag('rag-max-tokens', values['rag-max-tokens'], positiveInt), maxShare: optionalFlag('rag-max-share', values['rag-max-share'], share) },
+    cache: { minSharedTokens: optionalFlag('min-shared-tokens', values['min-shared-tokens'], positiveInt) },
   });
   if (problems.length > 0) throw new UsageError(problems.join('; '));
 
