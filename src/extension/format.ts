@@ -1,8 +1,8 @@
 import type { TargetEstimate } from '../core/analysis/targetEstimates';
-import { fmtMs, fmtUsd } from '../core/analysis/targetEstimates';
+import { formatMs, formatUsd } from '../core/format';
 import type { Range } from '../core/estimate';
 
-export { fmtMs, fmtUsd };
+export { formatMs, formatUsd };
 
 /** "12,480" with "≈" when the tokenizer only approximates the model's. */
 export function fmtTokens(tokens: number, exact = true): string {
@@ -10,7 +10,7 @@ export function fmtTokens(tokens: number, exact = true): string {
 }
 
 export function fmtRange(range: Range): string {
-  return `${fmtMs(range.p50)} (${fmtMs(range.low)}–${fmtMs(range.high)})`;
+  return `${formatMs(range.p50)} (${formatMs(range.low)}–${formatMs(range.high)})`;
 }
 
 /** The status bar line: `12,480 tok · TTFT ≈ 0.9 s · $0.031`. */
@@ -18,5 +18,5 @@ export function statusLine(inputTokens: number, exact: boolean, primary: TargetE
   const tokens = `${fmtTokens(inputTokens, exact)} tok`;
   if (!primary) return tokens;
   const ttft = primary.warm ? primary.warm.ttftMs.p50 : primary.cold.ttftMs.p50;
-  return `${tokens} · TTFT ≈ ${fmtMs(ttft)} · ${fmtUsd(primary.warm?.costUsd ?? primary.cold.costUsd)}`;
+  return `${tokens} · TTFT ≈ ${formatMs(ttft)} · ${formatUsd(primary.warm?.costUsd ?? primary.cold.costUsd)}`;
 }

@@ -1,5 +1,6 @@
 // What the editor shows per target for one prompt: cold and warm estimates, the phase that bounds
 // latency, and one line of advice when a threshold is crossed. Pure; the adapters only format it.
+import { formatMs } from '../format';
 import type { WorkloadProfile } from '../compare';
 import type { PromptCount } from '../count';
 import { estimate, targetLabel, type CalibrationProfile, type Estimate, type ResolvedTarget } from '../estimate';
@@ -75,23 +76,10 @@ function advice(cold: Estimate, warm: Estimate | undefined, slo: Slo): { advice?
   if (slo.ttftMs !== null && ttftP99 > slo.ttftMs) {
     const atC = slo.concurrency > 1 ? ` at concurrency ${slo.concurrency}` : '';
     const cache = warm && warm.concurrencyTtftMs.p99 <= slo.ttftMs ? ' — a warm prefix cache meets it' : '';
-    return { advice: `TTFT p99 ≈ ${fmtMs(ttftP99)} is over the ${fmtMs(slo.ttftMs)} ${slo.name ?? ''} SLO${atC}${cache}`.replace('  ', ' ') };
+    return { advice: `TTFT p99 ≈ ${formatMs(ttftP99)} is over the ${formatMs(slo.ttftMs)} ${slo.name ?? ''} SLO${atC}${cache}`.replace('  ', ' ') };
   }
-  if (slo.tpotMs !== null && cold.tpotMs.p50 > slo.tpotMs) return { advice: `TPOT ≈ ${fmtMs(cold.tpotMs.p50)} is over the ${fmtMs(slo.tpotMs)} SLO: decode is bandwidth-bound, more GPUs or a faster HBM helps` };
+  if (slo.tpotMs !== null && cold.tpotMs.p50 > slo.tpotMs) return { advice: `TPOT ≈ ${formatMs(cold.tpotMs.p50)} is over the ${formatMs(slo.tpotMs)} SLO: decode is bandwidth-bound, more GPUs or a faster HBM helps` };
   const fitNote = cold.notes.find((n) => n.includes('do not fit') || n.includes('KV cache'));
   return fitNote ? { advice: fitNote } : {};
 }
 
-export function fmtMs(ms: number): string {
-  if (!Number.isFinite(ms)) return '–';
-  if (ms >= 1000) return `${(ms / 1000).toFixed(ms >= 10_000 ? 0 : 1)} s`;
-  return `${ms >= 10 ? Math.round(ms) : ms.toFixed(1)} ms`;
-}
-
-export function fmtUsd(usd: number): string {
-  if (usd === 0) return '$0';
-  if (usd >= 100) return `$${Math.round(usd).toLocaleString('en-US')}`;
-  if (usd >= 1) return `$${usd.toFixed(2)}`;
-  const digits = Math.max(2, 1 - Math.floor(Math.log10(usd)));
-  return `$${usd.toFixed(Math.min(digits, 6))}`;
-}

@@ -3,7 +3,7 @@ import { Slicer } from '../slicer';
 import type { Tokenizer } from '../tokenize/types';
 import { cacheableTokens, type FindingCostModel } from './costModel';
 import { detectDynamic, type DynamicKind, type DynamicSpan } from './dynamic';
-import { formatCount, formatMs, formatUsd } from './format';
+import { formatCount, formatMs, formatUsd } from '../format';
 import { detectRegions } from './rag';
 import { charOffsetAfterTokens, TokenMemo, tokensBefore } from './encoding';
 import { buildRequest, lineColumn, RenderMap, type PromptRequest } from './request';

@@ -2,7 +2,7 @@ import type { ParsedPrompt, SourceRange } from '../prompt/types';
 import type { Tokenizer } from '../tokenize/types';
 import { findDuplicates } from './chunks';
 import type { FindingCostModel } from './costModel';
-import { formatCount, formatMs, formatPercent, formatUsd } from './format';
+import { formatCount, formatMs, formatPercent, formatUsd } from '../format';
 import { lineColumn, RenderMap } from './request';
 import type { FindingSettings } from './settings';
 import type { Finding } from './types';

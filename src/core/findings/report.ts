@@ -2,7 +2,7 @@ import { parsePrompt } from '../prompt/parse';
 import type { ParsedPrompt, ParseOptions, SourceRange } from '../prompt/types';
 import type { Tokenizer } from '../tokenize/types';
 import type { CacheRule, FindingCostModel } from './costModel';
-import { formatCount, formatMs, formatUsd } from './format';
+import { formatCount, formatMs, formatUsd } from '../format';
 import { applySuppression, readPragmas } from './pragma';
 import { PrefixCacheAnalyser, type GroupMember } from './prefixCache';
 import { analyseRag, type RagRegion } from './rag';

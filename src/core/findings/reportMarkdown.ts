@@ -1,4 +1,4 @@
-import { fmtMs, fmtUsd } from '../analysis/targetEstimates';
+import { formatMs, formatUsd } from '../format';
 import type { PromptReport } from './report';
 
 /**
@@ -17,7 +17,7 @@ export function reportMarkdown(report: PromptReport, link: (file: string, line: 
     '',
     '| file | tokens | TTFT (cold) | $/call | retrieved-context tokens |',
     '|---|---:|---:|---:|---:|',
-    ...report.files.map((f) => `| [${cell(f.file)}](${link(f.file, 1)}) | ${f.tokens.toLocaleString('en-US')} | ${fmtMs(f.ttftMs)} | ${fmtUsd(f.costUsd)} | ${f.regions.reduce((n, r) => n + r.tokens, 0).toLocaleString('en-US')} |`),
+    ...report.files.map((f) => `| [${cell(f.file)}](${link(f.file, 1)}) | ${f.tokens.toLocaleString('en-US')} | ${formatMs(f.ttftMs)} | ${formatUsd(f.costUsd)} | ${f.regions.reduce((n, r) => n + r.tokens, 0).toLocaleString('en-US')} |`),
     '',
     '## Prefix-cache groups',
     '',
@@ -26,7 +26,7 @@ export function reportMarkdown(report: PromptReport, link: (file: string, line: 
   report.cacheGroups.forEach((g, i) => {
     lines.push(`**Group ${i + 1}**: ${g.sharedTokens.toLocaleString('en-US')} shared tokens, ${g.cacheableTokens.toLocaleString('en-US')} cacheable`, '');
     lines.push('| file | prefix ends | warm vs cold TTFT | saved per 1,000 calls |', '|---|---|---|---:|');
-    for (const m of g.members) lines.push(`| [${cell(m.file)}](${link(m.file, m.prefixEnd.startPosition.line)}) | line ${m.prefixEnd.startPosition.line} | ${fmtMs(m.warmTtftMs)} vs ${fmtMs(m.coldTtftMs)} | ${fmtUsd(m.savedUsdPer1kCalls)} |`);
+    for (const m of g.members) lines.push(`| [${cell(m.file)}](${link(m.file, m.prefixEnd.startPosition.line)}) | line ${m.prefixEnd.startPosition.line} | ${formatMs(m.warmTtftMs)} vs ${formatMs(m.coldTtftMs)} | ${formatUsd(m.savedUsdPer1kCalls)} |`);
     lines.push('');
   });
   lines.push('', '## Findings', '');

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
-import { fmtMs, fmtRange, fmtTokens, fmtUsd } from '../format';
+import { formatMs, fmtRange, fmtTokens, formatUsd } from '../format';
 import { readSettings } from '../config';
 import type { CheapestLine } from './cheapest';
 
@@ -42,9 +42,9 @@ export function renderHover(a: DocumentAnalysis, offset: number, selectionTokens
   lines.push(`| target | TTFT cold / warm | TPOT | E2E (${primary?.cold.outputTokens ?? 0} out) | $/call · per 1k |`);
   lines.push('|---|---|---|---|---|');
   for (const t of a.targets) {
-    const warm = t.warm ? ` / ${fmtMs(t.warm.ttftMs.p50)}` : '';
+    const warm = t.warm ? ` / ${formatMs(t.warm.ttftMs.p50)}` : '';
     const calibrated = t.calibratedOn ? ` · calibrated (${t.calibratedOn})` : '';
-    lines.push(`| ${t.label}${calibrated} | ${fmtRange(t.cold.ttftMs)}${warm} | ${fmtMs(t.cold.tpotMs.p50)} | ${fmtMs((t.warm ?? t.cold).e2eMs.p50)} | ${fmtUsd(t.warm?.costUsd ?? t.cold.costUsd)} · ${fmtUsd(t.warm?.costPer1kCallsUsd ?? t.cold.costPer1kCallsUsd)} |`);
+    lines.push(`| ${t.label}${calibrated} | ${fmtRange(t.cold.ttftMs)}${warm} | ${formatMs(t.cold.tpotMs.p50)} | ${formatMs((t.warm ?? t.cold).e2eMs.p50)} | ${formatUsd(t.warm?.costUsd ?? t.cold.costUsd)} · ${formatUsd(t.warm?.costPer1kCallsUsd ?? t.cold.costPer1kCallsUsd)} |`);
   }
   lines.push('', `Bound: ${a.targets.map((t) => `${t.label} — ${t.phase}`).join('; ')}.`);
   const conc = a.profile.concurrency;

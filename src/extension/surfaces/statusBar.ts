@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { DocumentAnalysis } from '../analysis/analyzer';
-import { fmtMs, fmtTokens, fmtUsd, statusLine } from '../format';
+import { formatMs, fmtTokens, formatUsd, statusLine } from '../format';
 
 /**
  * Two items: the active prompt's `tokens · TTFT · $` (tooltip: every target) and the primary
@@ -52,6 +52,6 @@ export class PromptStatusBar implements vscode.Disposable {
 }
 
 function tooltip(a: DocumentAnalysis): vscode.MarkdownString {
-  const rows = a.targets.map((t) => `| ${t.label} | ${fmtTokens(t.inputTokens, t.exact)} | ${fmtMs(t.cold.ttftMs.p50)} | ${t.warm ? fmtMs(t.warm.ttftMs.p50) : '–'} | ${fmtMs(t.cold.tpotMs.p50)} | ${fmtUsd(t.warm?.costUsd ?? t.cold.costUsd)} |`);
+  const rows = a.targets.map((t) => `| ${t.label} | ${fmtTokens(t.inputTokens, t.exact)} | ${formatMs(t.cold.ttftMs.p50)} | ${t.warm ? formatMs(t.warm.ttftMs.p50) : '–'} | ${formatMs(t.cold.tpotMs.p50)} | ${formatUsd(t.warm?.costUsd ?? t.cold.costUsd)} |`);
   return new vscode.MarkdownString(['**Prompt Latency Lens** — per target', '', '| target | tokens | TTFT cold | warm | TPOT | $/call |', '|---|---|---|---|---|---|', ...rows, '', 'Click: compare all targets'].join('\n'));
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { fmtMs } from '../../../src/core/analysis/targetEstimates';
+import { formatMs } from '../../../src/core/format';
 import { countPrompt } from '../../../src/core/count';
 import { estimate, loadTables, parseTargetId, resolveTarget } from '../../../src/core/estimate';
 import { parsePrompt } from '../../../src/core/prompt/parse';
@@ -36,7 +36,7 @@ describe('editor surfaces', () => {
     assert.ok(hover.includes(`this user message **${count.messages[user]!.tokens.toLocaleString('en-US')}**`), hover);
     const target = resolveTarget(parseTargetId('openai/gpt-4o'), loadTables().tables);
     const cold = estimate(target, { inputTokens: count.inputTokens, outputTokens: 256, concurrency: 8 });
-    assert.ok(hover.includes(`| openai/gpt-4o | ${fmtMs(cold.coldTtftMs.p50)} (`), `expected cold TTFT ${fmtMs(cold.coldTtftMs.p50)} in\n${hover}`);
+    assert.ok(hover.includes(`| openai/gpt-4o | ${formatMs(cold.coldTtftMs.p50)} (`), `expected cold TTFT ${formatMs(cold.coldTtftMs.p50)} in\n${hover}`);
     const api = await extensionApi();
     const status = await waitFor('status bar for the Prompty file', () => (api.statusBarText().startsWith(`$(pulse) ${count.inputTokens.toLocaleString('en-US')} tok`) ? api.statusBarText() : undefined));
     assert.match(status, /TTFT ≈/);

@@ -1,0 +1,25 @@
+/** Number formatting shared by the hover, status bar, finding messages and reports (en-US, stable across locales). */
+
+export function formatCount(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+export function formatPercent(share: number): string {
+  return `${Math.round(share * 100)}%`;
+}
+
+/** "5.5 ms", "420 ms", "1.9 s", "12 s". */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return '–';
+  if (ms >= 1000) return `${(ms / 1000).toFixed(ms >= 10_000 ? 0 : 1)} s`;
+  return `${ms >= 10 ? Math.round(ms) : ms.toFixed(1)} ms`;
+}
+
+/** "$0.037", "$0.00012", "$12.40", "$1,234": two significant digits below a dollar, cents above. */
+export function formatUsd(usd: number): string {
+  if (usd === 0) return '$0';
+  if (usd >= 100) return `$${Math.round(usd).toLocaleString('en-US')}`;
+  if (usd >= 1) return `$${usd.toFixed(2)}`;
+  const digits = Math.max(2, 1 - Math.floor(Math.log10(usd)));
+  return `$${usd.toFixed(Math.min(digits, 6))}`;
+}
