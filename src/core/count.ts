@@ -1,4 +1,5 @@
 import type { ChatRole, ParseError, ParsedPrompt } from './prompt/types';
+import { unfilledVariables } from './prompt/variables';
 import { withChatOverhead } from './tokenize/chatOverhead';
 import { tokenizerForModel } from './tokenize/models';
 import { DEFAULT_TOKENIZER, isTokenizerId } from './tokenize/registry';
@@ -38,7 +39,7 @@ export function countPrompt(parsed: ParsedPrompt, tokenizer: Tokenizer, counter:
     contentTokens,
     inputTokens: withChatOverhead(contentTokens, messages.length, tokenizer.id),
     messages,
-    variables: [...new Set(parsed.variables.filter((v) => !v.filled).map((v) => v.name))],
+    variables: unfilledVariables(parsed),
     errors: parsed.errors,
   };
 }

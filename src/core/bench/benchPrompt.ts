@@ -1,4 +1,4 @@
-import { listNames } from '../prompt/variables';
+import { listNames, unfilledVariables } from '../prompt/variables';
 import type { ChatMessage, ParsedPrompt } from '../prompt/types';
 
 export type BenchMessages = { ok: true; messages: ChatMessage[] } | { ok: false; error: string };
@@ -8,7 +8,7 @@ export type BenchMessages = { ok: true; messages: ChatMessage[] } | { ok: false;
  * stop the run, since benchmarking `{{name}}` literally would measure a different prompt.
  */
 export function benchMessages(prompt: ParsedPrompt): BenchMessages {
-  const unfilled = [...new Set(prompt.variables.filter((v) => !v.filled).map((v) => v.name))];
+  const unfilled = unfilledVariables(prompt);
   if (unfilled.length > 0) {
     return { ok: false, error: `the prompt has variables without sample values (${listNames(unfilled)}); give them sample data before benchmarking` };
   }

@@ -1,4 +1,4 @@
-import type { ParseError, TemplateVariable } from './types';
+import type { ParsedPrompt, ParseError, TemplateVariable } from './types';
 
 /**
  * Built-in patterns: `{{ name }}` (Mustache/Jinja/Handlebars, triple braces too) and `{% … %}` blocks.
@@ -92,6 +92,11 @@ export function renderVariables(text: string, offset: number, patterns: readonly
 
 const LISTED_NAMES = 10;
 const NAME_CHARS = 40;
+
+/** Names of the variables no sample data filled, once each, in order of appearance. */
+export function unfilledVariables(prompt: ParsedPrompt): string[] {
+  return [...new Set(prompt.variables.filter((v) => !v.filled).map((v) => v.name))];
+}
 
 /** Variable names for a one-line message: at most ten, each cut to 40 characters (a generated or binary file can have thousands). */
 export function listNames(names: readonly string[]): string {
