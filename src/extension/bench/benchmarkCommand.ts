@@ -116,7 +116,7 @@ export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpoin
 
   const label = vscode.workspace.asRelativePath(document.uri);
   const hash = promptHash(document.getText());
-  const { entries: earlier, problems } = await deps.history.list(hash);
+  const { entries: earlier, problems } = await deps.history.list(hash, 1);
   for (const p of problems) void vscode.window.showWarningMessage(`Prompt Latency Lens: benchmark history file ${p.file} is unreadable (${p.message}); moved to ${p.movedTo}.`);
   const previous = earlier[0]?.result;
   const base = { prompt: label, endpoint: `${endpoint.name} · ${endpoint.model}`, ...(previous ? { previous } : {}) };

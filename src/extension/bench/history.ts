@@ -44,8 +44,11 @@ export class BenchHistory {
     return file;
   }
 
-  /** Runs of one prompt, newest first; corrupt files are renamed aside and reported. */
-  async list(hash: string): Promise<{ entries: HistoryEntry[]; problems: HistoryProblem[] }> {
+  /**
+   * Runs of one prompt, newest first, at most `limit` (reading stops there: the folder only grows);
+   * corrupt files met on the way are renamed aside and reported.
+   */
+  async list(hash: string, limit = Number.POSITIVE_INFINITY): Promise<{ entries: HistoryEntry[]; problems: HistoryProblem[] }> {
     const dir = this.dir(hash);
     let names: string[];
     try {
@@ -56,6 +59,7 @@ export class BenchHistory {
     const entries: HistoryEntry[] = [];
     const problems: HistoryProblem[] = [];
     for (const name of names) {
+      if (entries.length >= limit) break;
       const file = join(dir, name);
       try {
         const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<HistoryEntry>;

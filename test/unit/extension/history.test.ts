@@ -21,6 +21,7 @@ describe('benchmark history', () => {
     assert.deepEqual(problems, []);
     assert.equal(entries.length, 3, 'two runs with the same start time are both kept');
     assert.equal(entries[0]!.result.startedAt, '2026-11-30T11:00:00.000Z');
+    assert.deepEqual((await history.list(hash, 1)).entries.map((e) => e.result.startedAt), ['2026-11-30T11:00:00.000Z'], 'a limit reads the newest only');
     assert.equal(readdirSync(join(root, 'history', hash)).filter((f) => f.endsWith('.tmp')).length, 0, 'no temp files left');
   });
 
