@@ -37,12 +37,6 @@ export class PromptDiagnostics implements vscode.Disposable {
       d.code = 'parse-error';
       diagnostics.push(d);
     }
-    for (const message of analysis.targets[0]?.errors ?? []) {
-      const d = new vscode.Diagnostic(document.lineAt(0).range, message, vscode.DiagnosticSeverity.Error);
-      d.source = DIAGNOSTIC_SOURCE;
-      d.code = 'context-window';
-      if (!analysis.findings.some((f) => f.code === 'context-window')) diagnostics.push(d);
-    }
     for (const finding of analysis.findings) {
       const d = new vscode.Diagnostic(range(finding.range.start, finding.range.end), finding.message, SEVERITY[finding.severity]);
       d.source = DIAGNOSTIC_SOURCE;
