@@ -14,7 +14,22 @@ const app = document.getElementById('app') as HTMLElement;
 const charts: uPlot[] = [];
 const host = connect<ResultsViewState>(render);
 
+/** What the view shows apart from the progress text: the host re-sends the state every 250 ms while running. */
+function shape(state: ResultsViewState): string {
+  const levels = state.result?.modes.map((m) => `${m.cache}:${m.levels.length}`).join(',') ?? '';
+  return [state.prompt, state.endpoint, state.running, state.result?.startedAt, state.result?.partial, levels, state.previous?.startedAt].join('|');
+}
+
+let shown: string | undefined;
+
 function render(state: ResultsViewState): void {
+  const progress = app.querySelector('[data-test=progress]');
+  if (progress && shape(state) === shown) {
+    // Only the progress moved: no rebuild of tables and charts (a level can hold 100,000 samples).
+    progress.textContent = `Running… ${state.progress ?? ''}`;
+    return;
+  }
+  shown = shape(state);
   for (const chart of charts.splice(0)) chart.destroy();
   const { result } = state;
   if (!result) {
