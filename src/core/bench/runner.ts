@@ -103,8 +103,20 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
   const modes: CacheMode[] = options.cache === 'both' ? ['cold', 'warm'] : [options.cache];
   const nonce = nonceSource(random);
   const secrets = options.apiKey ? [options.apiKey] : [];
+  // Requests are built once per run, not per request: serialising a large prompt on the loop that
+  // timestamps the other streams would add its milliseconds to their timings. Cold bodies differ
+  // only in the nonce, written into a slot of the one serialised body.
+  const request = (messages: ChatMessage[]) => buildStreamRequest(options.endpoint, options.apiKey, messages, options.maxTokens);
+  const slot = `PROMPTLENSNONCESLOT${nonce()}`;
+  let warmRequest: StreamRequest | undefined;
+  let coldRequest: StreamRequest | undefined;
+  const requestFor = (cache: CacheMode): StreamRequest => {
+    if (cache === 'warm') return (warmRequest ??= request(options.messages));
+    coldRequest ??= request(withNonce(options.messages, slot));
+    return { ...coldRequest, body: coldRequest.body.replace(slot, nonce()) };
+  };
   const measure = (cache: CacheMode): Promise<RequestRecord> =>
-    measureRequest(buildStreamRequest(options.endpoint, options.apiKey, cache === 'cold' ? withNonce(options.messages, nonce()) : options.messages, options.maxTokens), {
+    measureRequest(requestFor(cache), {
       timeoutMs: options.timeoutMs,
       signal: stop.signal,
       countTokens: options.countTokens,
