@@ -29,8 +29,23 @@ const webviews = Object.fromEntries(
 );
 
 const builds = [
-  { ...common, entryPoints: { extension: 'src/extension/extension.ts', 'analysis.worker': 'src/extension/analysis/analysis.worker.ts' }, outdir: 'dist', external: ['vscode'], plugins: [vocabularyPlugin] },
-  { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, plugins: [vocabularyPlugin] },
+  {
+    ...common,
+    entryPoints: {
+      extension: 'src/extension/extension.ts',
+      'analysis.worker': 'src/extension/analysis/analysis.worker.ts',
+    },
+    outdir: 'dist',
+    external: ['vscode'],
+    plugins: [vocabularyPlugin],
+  },
+  {
+    ...common,
+    entryPoints: { cli: 'src/cli/main.ts' },
+    outdir: 'dist',
+    banner: { js: '#!/usr/bin/env node' },
+    plugins: [vocabularyPlugin],
+  },
   {
     ...common,
     sourcemap: false,
@@ -41,7 +56,14 @@ const builds = [
   },
 ];
 if (Object.keys(webviews).length > 0) {
-  builds.push({ ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: webviews, outdir: 'dist/webview' });
+  builds.push({
+    ...common,
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+    entryPoints: webviews,
+    outdir: 'dist/webview',
+  });
 }
 
 const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));

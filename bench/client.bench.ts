@@ -71,14 +71,28 @@ export async function run(): Promise<void> {
    * `streams` requests started `staggerMs` apart, each `tokens` tokens: the first ttftMs after the
    * request arrives, then one every itlMs.
    */
-  async function measure(streams: number, ttftMs: number, itlMs: number, tokens: number, staggerMs = 0): Promise<Round> {
+  async function measure(
+    streams: number,
+    ttftMs: number,
+    itlMs: number,
+    tokens: number,
+    staggerMs = 0,
+  ): Promise<Round> {
     const tag = `r${round++}`;
-    const endpoint = { name: 'bench', kind: 'openai-chat' as const, baseUrl: `http://127.0.0.1:${port}/v1`, model: `${ttftMs},${itlMs},${tokens}` };
+    const endpoint = {
+      name: 'bench',
+      kind: 'openai-chat' as const,
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      model: `${ttftMs},${itlMs},${tokens}`,
+    };
     const started = performance.now();
     const records = await Promise.all(
       Array.from({ length: streams }, async (_, i) => {
         if (staggerMs > 0) await new Promise((resolve) => setTimeout(resolve, i * staggerMs));
-        return measureRequest(buildStreamRequest(endpoint, undefined, [{ role: 'user', content: `${tag}-${i}` }], tokens), { timeoutMs: 30_000, countTokens: () => 0 });
+        return measureRequest(
+          buildStreamRequest(endpoint, undefined, [{ role: 'user', content: `${tag}-${i}` }], tokens),
+          { timeoutMs: 30_000, countTokens: () => 0 },
+        );
       }),
     );
     const seconds = (performance.now() - started) / 1000;
@@ -98,7 +112,9 @@ export async function run(): Promise<void> {
     for (let i = 0; i < 40; i++) single.push(await measure(1, 20, 5, 20));
     const ttft = distribution(single.flatMap((r) => r.ttftErrors));
     const itl = distribution(single.flatMap((r) => r.itlErrors));
-    console.log('Timing error |client-measured − server-side truth|, single streams (40 requests × 20 tokens, TTFT 20 ms, ITL 5 ms):');
+    console.log(
+      'Timing error |client-measured − server-side truth|, single streams (40 requests × 20 tokens, TTFT 20 ms, ITL 5 ms):',
+    );
     console.log(`  TTFT error: median ${f(ttft?.p50)} ms, p99 ${f(ttft?.p99)} ms   (target: median ≤ 1 ms)`);
     console.log(`  ITL error:  median ${f(itl?.p50)} ms, p99 ${f(itl?.p99)} ms`);
 
@@ -120,7 +136,9 @@ export async function run(): Promise<void> {
       );
       if (!ok) break;
     }
-    console.log(`  largest concurrency held: ${held} streams (target ≥ 500); load average ${loadavg()[0]!.toFixed(2)} at end.`);
+    console.log(
+      `  largest concurrency held: ${held} streams (target ≥ 500); load average ${loadavg()[0]!.toFixed(2)} at end.`,
+    );
   } finally {
     await worker.terminate();
   }

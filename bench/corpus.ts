@@ -1,7 +1,7 @@
 // A deterministic mixed corpus (prose, code, CJK, JSON) for the tokenizer bench and error figures.
 
 const PROSE = [
-  'The committee reviewed the proposal on Tuesday, and it\'s likely they\'ll approve the revised budget of $12,450.',
+  "The committee reviewed the proposal on Tuesday, and it's likely they'll approve the revised budget of $12,450.",
   'You are a helpful assistant. Answer concisely, cite your sources, and say "I don\'t know" when unsure.',
   'Latency matters: a 300 ms time-to-first-token feels instant, while 3 s feels broken to most users.',
   'Résumé, naïve café — accents and em-dashes appear in real prompts more often than one would think.',
@@ -11,7 +11,11 @@ const CODE = [
   'def tokenize(text):\n    """Split text into words."""\n    return [w.lower() for w in text.split() if w]\n\n',
   'for (let i = 0; i < 10; i++) {\r\n\tconsole.log(i * 42); // CRLF and tabs\r\n}\r\n',
 ];
-const CJK = ['你好，世界。这是一个用于测试分词器的中文句子，包含标点符号。', '日本語のテキストも含まれています。トークン数を数えます。', '한국어 문장도 포함되어 있습니다. 😀🎉👋🏽'];
+const CJK = [
+  '你好，世界。这是一个用于测试分词器的中文句子，包含标点符号。',
+  '日本語のテキストも含まれています。トークン数を数えます。',
+  '한국어 문장도 포함되어 있습니다. 😀🎉👋🏽',
+];
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;

@@ -48,16 +48,26 @@ export async function run(): Promise<void> {
   const systems = Array.from({ length: SYSTEMS }, () => prose(random, 2450));
   const files = Array.from({ length: FILES }, (_, i) => {
     const top = i % 10 === 0 ? `Today is 2025-03-${String((i % 28) + 1).padStart(2, '0')}.\n` : '';
-    return { path: `prompts/p${i}.prompt`, text: `system:\n${top}${systems[i % SYSTEMS]}\nuser:\n${prose(random, 1650)}\n` };
+    return {
+      path: `prompts/p${i}.prompt`,
+      text: `system:\n${top}${systems[i % SYSTEMS]}\nuser:\n${prose(random, 1650)}\n`,
+    };
   });
 
   const costModel = findingTarget(resolveTarget(parseTargetId(DEFAULT_TARGET_IDS[0]), loadTables().tables)).model;
-  const analyser = new PrefixCacheAnalyser({ tokenizer, costModel, settings: DEFAULT_FINDING_SETTINGS.cache, rag: DEFAULT_FINDING_SETTINGS.rag });
+  const analyser = new PrefixCacheAnalyser({
+    tokenizer,
+    costModel,
+    settings: DEFAULT_FINDING_SETTINGS.cache,
+    rag: DEFAULT_FINDING_SETTINGS.rag,
+  });
   const analysis = performance.now();
   let start = performance.now();
   for (const f of files) analyser.update(f.path, f.text, parsePrompt(f.path, f.text));
   const total = files.reduce((n, f) => n + (analyser.promptTokens(f.path) ?? 0), 0);
-  console.log(`files: ${FILES}, request tokens: ${total.toLocaleString('en-US')} (${Math.round(total / FILES).toLocaleString('en-US')} per file)`);
+  console.log(
+    `files: ${FILES}, request tokens: ${total.toLocaleString('en-US')} (${Math.round(total / FILES).toLocaleString('en-US')} per file)`,
+  );
   console.log(`parse + tokenise + index all files: ${ms(start)}`);
 
   start = performance.now();
@@ -70,7 +80,15 @@ export async function run(): Promise<void> {
   for (const f of files) {
     findings += analyser.findingsFor(f.path).length;
     const parsed = parsePrompt(f.path, f.text);
-    findings += analyseRag({ file: f.path, text: f.text, parsed, promptTokens: analyser.promptTokens(f.path) ?? 0, tokenizer, costModel, settings: DEFAULT_FINDING_SETTINGS.rag }).findings.length;
+    findings += analyseRag({
+      file: f.path,
+      text: f.text,
+      parsed,
+      promptTokens: analyser.promptTokens(f.path) ?? 0,
+      tokenizer,
+      costModel,
+      settings: DEFAULT_FINDING_SETTINGS.rag,
+    }).findings.length;
   }
   console.log(`findings for every file (${findings}): ${ms(start)}`);
 

@@ -43,7 +43,8 @@ export async function run(): Promise<void> {
 
   const wasmO200k = get_encoding('o200k_base');
   const wasmCl100k = get_encoding('cl100k_base');
-  const llama3Reference = require('llama3-tokenizer-js/bundle/commonjs-llama3-tokenizer-with-baked-data.cjs').llama3Tokenizer as { encode(t: string, o: object): number[] };
+  const llama3Reference = require('llama3-tokenizer-js/bundle/commonjs-llama3-tokenizer-with-baked-data.cjs')
+    .llama3Tokenizer as { encode(t: string, o: object): number[] };
   const others: Record<string, Array<[string, (t: string) => number]>> = {
     o200k_base: [
       ['gpt-tokenizer (public API)', (t) => gptO200k.countTokens(t, { disallowedSpecial: new Set() })],
@@ -60,7 +61,9 @@ export async function run(): Promise<void> {
 
   // Cold = first pass over the corpus with a fresh instance; gpt-tokenizer's merge cache then makes
   // repeated text faster ("warm"). Ratios compare cold with cold and warm with warm.
-  console.log('| tokenizer | load ms | ours cold / warm MB/s | other library | its cold / warm MB/s | ours ÷ theirs, cold / warm | same count |');
+  console.log(
+    '| tokenizer | load ms | ours cold / warm MB/s | other library | its cold / warm MB/s | ours ÷ theirs, cold / warm | same count |',
+  );
   console.log('|---|---:|---:|---|---:|---:|---|');
   const warmUp = corpus.slice(0, 50_000);
   for (const id of ['o200k_base', 'cl100k_base', 'llama3'] as TokenizerId[]) {
@@ -102,22 +105,41 @@ export async function run(): Promise<void> {
     text = `${text.slice(0, offset)}y${text.slice(offset)}`;
     const edited = text;
     const start = performance.now();
-    await documents.count({ key: 'doc', fileName: 'big.prompt', text: edited, version, edits: [{ offset, removed: 0, inserted: 'y' }] });
+    await documents.count({
+      key: 'doc',
+      fileName: 'big.prompt',
+      text: edited,
+      version,
+      edits: [{ offset, removed: 0, inserted: 'y' }],
+    });
     documentUpdates.push(performance.now() - start);
   }
   const sliced = await countSliced(corpus, tokenizer);
   const fresh = tokenizer.count(counter.currentText);
   console.log(`\no200k_base, 1 MB:`);
-  console.log(`- first count (fresh instance, chunk cache built): ${first.ms.toFixed(0)} ms; with vocabulary load: ${loadAndCount.ms.toFixed(0)} ms (target ≤ 1000)`);
-  console.log(`- update after a one-character edit: median ${median(updates).toFixed(2)} ms, max ${Math.max(...updates).toFixed(2)} ms over 200 edits (target median ≤ 5); incremental = fresh count: ${counter.count === fresh ? 'yes' : 'NO'}`);
-  console.log(`- PromptCounter (re-parse + incremental count) after a one-character edit: median ${median(documentUpdates).toFixed(2)} ms over 100 edits`);
-  console.log(`- sliced full count: longest blocking slice ${sliced.longestSliceMs.toFixed(1)} ms (target ≤ 50); same count: ${sliced.tokens === tokenizer.count(corpus) ? 'yes' : 'NO'}`);
+  console.log(
+    `- first count (fresh instance, chunk cache built): ${first.ms.toFixed(0)} ms; with vocabulary load: ${loadAndCount.ms.toFixed(0)} ms (target ≤ 1000)`,
+  );
+  console.log(
+    `- update after a one-character edit: median ${median(updates).toFixed(2)} ms, max ${Math.max(...updates).toFixed(2)} ms over 200 edits (target median ≤ 5); incremental = fresh count: ${counter.count === fresh ? 'yes' : 'NO'}`,
+  );
+  console.log(
+    `- PromptCounter (re-parse + incremental count) after a one-character edit: median ${median(documentUpdates).toFixed(2)} ms over 100 edits`,
+  );
+  console.log(
+    `- sliced full count: longest blocking slice ${sliced.longestSliceMs.toFixed(1)} ms (target ≤ 50); same count: ${sliced.tokens === tokenizer.count(corpus) ? 'yes' : 'NO'}`,
+  );
 
   // Harder shapes: one 1 MB line of minified JSON (cuts only after letters), and 1 MB of digits
   // and spaces, which has no safe cut at all and so is counted in one slice.
-  const minified = JSON.stringify(Array.from({ length: 40_000 }, (_, i) => ({ id: i, name: `item-${i}`, ok: i % 2 === 0 }))).slice(0, MB);
+  const minified = JSON.stringify(
+    Array.from({ length: 40_000 }, (_, i) => ({ id: i, name: `item-${i}`, ok: i % 2 === 0 })),
+  ).slice(0, MB);
   const digits = '1234 5678 '.repeat(MB / 10);
-  for (const [label, text] of [['minified JSON, one line', minified], ['digits and spaces only', digits]] as const) {
+  for (const [label, text] of [
+    ['minified JSON, one line', minified],
+    ['digits and spaces only', digits],
+  ] as const) {
     const result = await countSliced(text, tokenizer);
     console.log(`- ${label}: longest blocking slice ${result.longestSliceMs.toFixed(1)} ms`);
   }

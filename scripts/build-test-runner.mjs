@@ -12,9 +12,25 @@ const RUNNER = join(ROOT, 'test/vscode-runner');
 export async function buildTestRunner() {
   rmSync(join(RUNNER, 'dist'), { recursive: true, force: true });
   const suites = readdirSync(join(ROOT, 'test/integration/suites')).filter((f) => f.endsWith('.test.ts'));
-  const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], sourcemap: 'inline', logLevel: 'warning' };
-  await esbuild.build({ ...common, entryPoints: [join(ROOT, 'test/integration/runner.ts')], outfile: join(RUNNER, 'dist/runner.js') });
-  await esbuild.build({ ...common, entryPoints: [join(ROOT, 'test/integration/electronEntry.ts')], outfile: join(RUNNER, 'dist/electron-entry.js') });
+  const common = {
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  };
+  await esbuild.build({
+    ...common,
+    entryPoints: [join(ROOT, 'test/integration/runner.ts')],
+    outfile: join(RUNNER, 'dist/runner.js'),
+  });
+  await esbuild.build({
+    ...common,
+    entryPoints: [join(ROOT, 'test/integration/electronEntry.ts')],
+    outfile: join(RUNNER, 'dist/electron-entry.js'),
+  });
   await esbuild.build({
     ...common,
     entryPoints: [...suites, 'before-reload.ts'].map((f) => join(ROOT, 'test/integration/suites', f)),
@@ -24,6 +40,12 @@ export async function buildTestRunner() {
   // The suites compare with the core's own counts, so they need the vocabularies the bundle built.
   cpSync(join(ROOT, 'dist/vocab'), join(RUNNER, 'dist/suites/vocab'), { recursive: true });
   const vsix = join(ROOT, 'dist/prompt-lens-test-runner.vsix');
-  await createVSIX({ cwd: RUNNER, packagePath: vsix, dependencies: false, allowMissingRepository: true, skipLicense: true });
+  await createVSIX({
+    cwd: RUNNER,
+    packagePath: vsix,
+    dependencies: false,
+    allowMissingRepository: true,
+    skipLicense: true,
+  });
   return vsix;
 }

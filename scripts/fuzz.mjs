@@ -3,5 +3,9 @@
 import { spawnSync } from 'node:child_process';
 
 const env = { ...process.env, FUZZ_RUNS: process.env.FUZZ_RUNS ?? '3000' };
-const result = spawnSync('npx', ['mocha', '--timeout', '0', '--grep', 'fuzz|property', '--spec', 'test/unit/**/*.test.ts'], { stdio: 'inherit', env });
+const result = spawnSync(
+  'npx',
+  ['mocha', '--timeout', '0', '--grep', 'fuzz|property', '--spec', 'test/unit/**/*.test.ts'],
+  { stdio: 'inherit', env },
+);
 process.exitCode = result.status ?? 1;

@@ -32,16 +32,34 @@ function peakOpen(level: LevelResult): number {
 /** Concurrent streams held against the simulator: every one must finish with all its tokens. */
 async function heldStreams(concurrency: number): Promise<boolean> {
   const sim = await startSimulator({
-    latency: linearLatencyModel({ prefillBaseMs: 1, prefillTokensPerSecond: 1e7, tpotBaseMs: 40, tpotMsPer1kContext: 0, tpotMsPerExtraSequence: 0 }),
+    latency: linearLatencyModel({
+      prefillBaseMs: 1,
+      prefillTokensPerSecond: 1e7,
+      tpotBaseMs: 40,
+      tpotMsPer1kContext: 0,
+      tpotMsPerExtraSequence: 0,
+    }),
     tokenize: (text) => Array.from({ length: Math.ceil(text.length / 4) }, (_, i) => i),
   });
   try {
     const started = performance.now();
-    const result = await runBenchmark({ endpoint: endpoint(sim.url), messages: MESSAGES, maxTokens: 32, requests: concurrency, warmup: 0, concurrency: [concurrency], cache: 'cold', timeoutMs: 60_000, countTokens });
+    const result = await runBenchmark({
+      endpoint: endpoint(sim.url),
+      messages: MESSAGES,
+      maxTokens: 32,
+      requests: concurrency,
+      warmup: 0,
+      concurrency: [concurrency],
+      cache: 'cold',
+      timeoutMs: 60_000,
+      countTokens,
+    });
     const level = result.modes[0]?.levels[0] as LevelResult;
     const complete = level.requests.filter((r) => r.ok && r.outputTokens === 32).length;
     const ms = performance.now() - started;
-    console.log(`held streams: ${concurrency} concurrent → ${complete}/${concurrency} complete with 32 tokens each, peak ${peakOpen(level)} open, ${(ms / 1000).toFixed(1)} s (each stream ≥ 1.3 s)`);
+    console.log(
+      `held streams: ${concurrency} concurrent → ${complete}/${concurrency} complete with 32 tokens each, peak ${peakOpen(level)} open, ${(ms / 1000).toFixed(1)} s (each stream ≥ 1.3 s)`,
+    );
     return complete === concurrency;
   } finally {
     await sim.close();
@@ -65,7 +83,8 @@ function faultPicker(seed: number, rates: Record<Exclude<Fault, 'ok'>, number>):
   };
 }
 
-const chunk = (text: string) => `data: ${JSON.stringify({ id: 's', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`;
+const chunk = (text: string) =>
+  `data: ${JSON.stringify({ id: 's', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`;
 
 /** A server that answers each request with a stream or an injected fault, and counts both. */
 async function faultServer(pick: () => Fault) {
@@ -106,10 +125,11 @@ async function faultServer(pick: () => Fault) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     injected,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -119,7 +139,17 @@ async function underFaults(requests: number, concurrency: number): Promise<boole
   const server = await faultServer(faultPicker(20261130, rates));
   try {
     const started = performance.now();
-    const result = await runBenchmark({ endpoint: endpoint(server.url), messages: MESSAGES, maxTokens: 8, requests, warmup: 0, concurrency: [concurrency], cache: 'cold', timeoutMs: 500, countTokens });
+    const result = await runBenchmark({
+      endpoint: endpoint(server.url),
+      messages: MESSAGES,
+      maxTokens: 8,
+      requests,
+      warmup: 0,
+      concurrency: [concurrency],
+      cache: 'cold',
+      timeoutMs: 500,
+      countTokens,
+    });
     const ms = performance.now() - started;
     const level = result.modes[0]?.levels[0] as LevelResult;
     const byClass = level.summary.errorsByClass;
@@ -130,7 +160,11 @@ async function underFaults(requests: number, concurrency: number): Promise<boole
       ['ok vs streams completed', level.summary.succeeded, server.injected.ok],
       ['http errors vs injected 5xx', byClass.http ?? 0, server.injected['5xx']],
       ['timeouts vs injected stalls', byClass.timeout ?? 0, server.injected.stall],
-      ['connection/stream errors vs injected resets', (byClass.connection ?? 0) + (byClass['stream-error'] ?? 0), server.injected.reset],
+      [
+        'connection/stream errors vs injected resets',
+        (byClass.connection ?? 0) + (byClass['stream-error'] ?? 0),
+        server.injected.reset,
+      ],
       ['ok + failed vs records', level.summary.succeeded + level.summary.failed, level.requests.length],
     ];
     console.log(
@@ -138,7 +172,9 @@ async function underFaults(requests: number, concurrency: number): Promise<boole
         `${level.summary.succeeded} ok, errors ${JSON.stringify(byClass)}, ${(ms / 1000).toFixed(1)} s`,
     );
     const retryAfter = level.requests.filter((r) => r.error?.retryAfterMs === 1000).length;
-    console.log(`  retry-after kept on ${retryAfter} of ${byClass.http ?? 0} 5xx records; injected ${JSON.stringify(server.injected)}`);
+    console.log(
+      `  retry-after kept on ${retryAfter} of ${byClass.http ?? 0} 5xx records; injected ${JSON.stringify(server.injected)}`,
+    );
     let pass = true;
     for (const [what, got, want] of checks) {
       const ok = got === want;

@@ -9,11 +9,15 @@ for (const p of problems) console.error(`table problem: ${p.source} ${p.path}: $
 
 const rows = file.points.map((point) => predictPoint(point, tables));
 const pad = (s: string, n: number) => s.padEnd(n);
-console.log(`${pad('point', 34)}${pad('target', 30)}${pad('engine', 28)}${pad('role', 6)}${'n'.padStart(6)}${'measured ms'.padStart(13)}${'predicted ms'.padStart(14)}${'error'.padStart(9)}`);
+console.log(
+  `${pad('point', 34)}${pad('target', 30)}${pad('engine', 28)}${pad('role', 6)}${'n'.padStart(6)}${'measured ms'.padStart(13)}${'predicted ms'.padStart(14)}${'error'.padStart(9)}`,
+);
 for (const r of rows) {
   const p = r.point;
   const target = `${p.model}@${p.gpus > 1 ? `${p.gpus}x` : ''}${p.hardware}:${p.precision}`;
-  console.log(`${pad(p.id, 34)}${pad(target, 30)}${pad(`${p.engine} (${p.engineTier})`, 28)}${pad(p.role, 6)}${String(p.inputTokens).padStart(6)}${r.measuredMs.toFixed(1).padStart(13)}${r.predictedMs.toFixed(1).padStart(14)}${`${r.errorPct >= 0 ? '+' : ''}${r.errorPct.toFixed(1)}%`.padStart(9)}`);
+  console.log(
+    `${pad(p.id, 34)}${pad(target, 30)}${pad(`${p.engine} (${p.engineTier})`, 28)}${pad(p.role, 6)}${String(p.inputTokens).padStart(6)}${r.measuredMs.toFixed(1).padStart(13)}${r.predictedMs.toFixed(1).padStart(14)}${`${r.errorPct >= 0 ? '+' : ''}${r.errorPct.toFixed(1)}%`.padStart(9)}`,
+  );
 }
 const byClass = new Map<string, typeof rows>();
 for (const r of rows) {
@@ -21,9 +25,16 @@ for (const r of rows) {
   byClass.set(cls, [...(byClass.get(cls) ?? []), r]);
 }
 console.log('');
-for (const [cls, list] of byClass) console.log(`${pad(cls, 26)} ${String(list.length).padStart(3)} points, median |error| ${medianAbsPctError(list).toFixed(1)}%`);
+for (const [cls, list] of byClass)
+  console.log(
+    `${pad(cls, 26)} ${String(list.length).padStart(3)} points, median |error| ${medianAbsPctError(list).toFixed(1)}%`,
+  );
 const checks = rows.filter((r) => r.point.role === 'check');
-console.log(`held-out ('check') points: ${checks.length}, median |error| ${medianAbsPctError(checks).toFixed(1)}%; fitted points are in-sample`);
+console.log(
+  `held-out ('check') points: ${checks.length}, median |error| ${medianAbsPctError(checks).toFixed(1)}%; fitted points are in-sample`,
+);
 const median = medianAbsPctError(rows);
-console.log(`\n${rows.length} points, median absolute error ${median.toFixed(1)}% (goal ≤ ${file.goalMedianAbsPctError}%): ${median <= file.goalMedianAbsPctError ? 'MET' : 'NOT MET'}`);
+console.log(
+  `\n${rows.length} points, median absolute error ${median.toFixed(1)}% (goal ≤ ${file.goalMedianAbsPctError}%): ${median <= file.goalMedianAbsPctError ? 'MET' : 'NOT MET'}`,
+);
 process.exitCode = median <= file.goalMedianAbsPctError ? 0 : 1;

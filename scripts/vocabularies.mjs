@@ -17,7 +17,11 @@ export const vocabularies = {
 export const vocabularyPlugin = {
   name: 'vocabulary-split',
   setup(build) {
-    const filter = new RegExp(`^(${Object.keys(vocabularies).map((s) => s.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    const filter = new RegExp(
+      `^(${Object.keys(vocabularies)
+        .map((s) => s.replace(/[/.]/g, '\\$&'))
+        .join('|')})$`,
+    );
     build.onResolve({ filter }, (args) => ({ path: `./vocab/${vocabularies[args.path]}.js`, external: true }));
   },
 };
@@ -31,10 +35,16 @@ export const vocabularyPlugin = {
 export const vocabularyDataPlugin = {
   name: 'vocabulary-data',
   setup(build) {
-    build.onResolve({ filter: new RegExp(`^${LLAMA3.replace(/[/.]/g, '\\$&')}$`) }, (args) => ({ path: args.path, namespace: 'llama3-vocabulary' }));
+    build.onResolve({ filter: new RegExp(`^${LLAMA3.replace(/[/.]/g, '\\$&')}$`) }, (args) => ({
+      path: args.path,
+      namespace: 'llama3-vocabulary',
+    }));
     build.onLoad({ filter: /.*/, namespace: 'llama3-vocabulary' }, (args) => {
       const { vocabById } = createRequire(import.meta.url)(args.path).llama3Tokenizer;
-      return { contents: `module.exports = { llama3Tokenizer: { vocabById: JSON.parse(${JSON.stringify(JSON.stringify(vocabById))}) } };`, loader: 'js' };
+      return {
+        contents: `module.exports = { llama3Tokenizer: { vocabById: JSON.parse(${JSON.stringify(JSON.stringify(vocabById))}) } };`,
+        loader: 'js',
+      };
     });
   },
 };

@@ -5,7 +5,20 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildTestRunner } from './build-test-runner.mjs';
-import { CODE_SERVER_VERSION, HarnessError, ROOT, HOST_DIR, codeServerVersion, ensureCodeServer, freePort, installExtensions, launchChromium, packageExtension, startCodeServer, workbenchUrl } from './vscode-host.mjs';
+import {
+  CODE_SERVER_VERSION,
+  HarnessError,
+  ROOT,
+  HOST_DIR,
+  codeServerVersion,
+  ensureCodeServer,
+  freePort,
+  installExtensions,
+  launchChromium,
+  packageExtension,
+  startCodeServer,
+  workbenchUrl,
+} from './vscode-host.mjs';
 
 const TIMEOUT_MS = Number(process.env.PROMPT_LENS_TEST_TIMEOUT_MS ?? 300_000);
 const OUTPUT = join(ROOT, '.test-output');
@@ -61,7 +74,11 @@ async function runSession({ name, workspace, trusted, suites }) {
     // collect the after-reload suite's report.
     await page.reload();
     const after = await waitForReport(`${reportPath}.after-reload.json`);
-    return { ...report, passes: [...report.passes, ...after.passes], failures: [...report.failures, ...after.failures] };
+    return {
+      ...report,
+      passes: [...report.passes, ...after.passes],
+      failures: [...report.failures, ...after.failures],
+    };
   } finally {
     await browser?.close().catch(() => {});
     server.stop();
@@ -110,7 +127,13 @@ const HANDLERS = {
     const result = { frames: 0, texts: [], scripted: false };
     for (const frame of page.frames().filter(isWebviewFrame)) {
       try {
-        const found = await frame.evaluate((sel) => ({ texts: [...document.querySelectorAll(sel)].map((e) => e.textContent ?? ''), xss: Boolean(window.__promptLensXss) }), selector);
+        const found = await frame.evaluate(
+          (sel) => ({
+            texts: [...document.querySelectorAll(sel)].map((e) => e.textContent ?? ''),
+            xss: Boolean(window.__promptLensXss),
+          }),
+          selector,
+        );
         if (found.texts.length > 0) result.frames++;
         result.texts.push(...found.texts);
         result.scripted ||= found.xss;
@@ -131,7 +154,14 @@ const HANDLERS = {
     return { clicked: false };
   },
   async button(page, label) {
-    const clicked = await page.getByRole('button', { name: label, exact: true }).first().click({ timeout: 5000 }).then(() => true, () => false);
+    const clicked = await page
+      .getByRole('button', { name: label, exact: true })
+      .first()
+      .click({ timeout: 5000 })
+      .then(
+        () => true,
+        () => false,
+      );
     return { clicked };
   },
 };
@@ -153,14 +183,28 @@ async function main() {
   const requested = (fromArgs ?? process.env.PROMPT_LENS_TEST_SUITES)?.split(',').filter(Boolean);
   const trustedSuites = requested ? requested.filter((n) => n !== 'untrusted').join(',') : '!untrusted,!perf';
   const sessions = [
-    { name: 'trusted', workspace: join(ROOT, 'test/fixtures/workspace'), trusted: true, suites: trustedSuites, run: !requested || trustedSuites !== '' },
-    { name: 'untrusted', workspace: join(ROOT, 'test/fixtures/untrusted'), trusted: false, suites: 'untrusted', run: !requested || requested.includes('untrusted') },
+    {
+      name: 'trusted',
+      workspace: join(ROOT, 'test/fixtures/workspace'),
+      trusted: true,
+      suites: trustedSuites,
+      run: !requested || trustedSuites !== '',
+    },
+    {
+      name: 'untrusted',
+      workspace: join(ROOT, 'test/fixtures/untrusted'),
+      trusted: false,
+      suites: 'untrusted',
+      run: !requested || requested.includes('untrusted'),
+    },
   ].filter((s) => s.run);
   let passed = 0;
   let failed = 0;
   for (const session of sessions) {
     const report = await runSession(session);
-    console.log(`\n[${session.name}] ran in VS Code ${report.vscodeVersion} (${report.appName} ${codeServerVersion()})`);
+    console.log(
+      `\n[${session.name}] ran in VS Code ${report.vscodeVersion} (${report.appName} ${codeServerVersion()})`,
+    );
     for (const t of report.passes) console.log(`  ✔ ${t.title}`);
     for (const t of report.failures) console.log(`  ✖ ${t.title}\n${indent(t.error ?? '')}`);
     if (report.passes.length + report.failures.length === 0) throw new HarnessError(`[${session.name}] ran no test`);
@@ -169,19 +213,25 @@ async function main() {
   }
   writeFileSync(join(OUTPUT, 'integration-summary.json'), JSON.stringify({ passed, failed }));
   const bench = join(OUTPUT, 'editor-bench.json');
-  if (requested?.includes('perf') && existsSync(bench)) console.log(`\nEditor responsiveness (real VS Code ${CODE_SERVER_VERSION} host, this machine):\n${readFileSync(bench, 'utf8')}`);
+  if (requested?.includes('perf') && existsSync(bench))
+    console.log(
+      `\nEditor responsiveness (real VS Code ${CODE_SERVER_VERSION} host, this machine):\n${readFileSync(bench, 'utf8')}`,
+    );
   console.log(`\nintegration: ${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
 }
 
 function indent(text) {
-  return text.split('\n').map((l) => `      ${l}`).join('\n');
+  return text
+    .split('\n')
+    .map((l) => `      ${l}`)
+    .join('\n');
 }
 
 main().then(
   (code) => process.exit(code),
   (error) => {
-    console.error(`integration harness: ${error instanceof HarnessError ? error.message : error?.stack ?? error}`);
+    console.error(`integration harness: ${error instanceof HarnessError ? error.message : (error?.stack ?? error)}`);
     process.exit(1);
   },
 );

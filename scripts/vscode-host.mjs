@@ -23,14 +23,18 @@ export function step(what, command, args, options = {}) {
 
 export function chromiumPath() {
   const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(path)) throw new HarnessError(`Chromium not found at ${path}: apt-get install chromium (or set CHROMIUM_PATH)`);
+  if (!existsSync(path))
+    throw new HarnessError(`Chromium not found at ${path}: apt-get install chromium (or set CHROMIUM_PATH)`);
   return path;
 }
 
 /** Installs code-server once into .vscode-host/tools (cached across runs). */
 export function ensureCodeServer() {
-  step('installing code-server', 'bash', [join(ROOT, 'scripts/install-vscode-host.sh')], { env: { ...process.env, CODE_SERVER_VERSION } });
-  if (!existsSync(ENTRY)) throw new HarnessError(`code-server entry point missing at ${ENTRY}; delete .vscode-host/tools and retry`);
+  step('installing code-server', 'bash', [join(ROOT, 'scripts/install-vscode-host.sh')], {
+    env: { ...process.env, CODE_SERVER_VERSION },
+  });
+  if (!existsSync(ENTRY))
+    throw new HarnessError(`code-server entry point missing at ${ENTRY}; delete .vscode-host/tools and retry`);
 }
 
 export function codeServerVersion() {
@@ -46,7 +50,12 @@ export function packageExtension() {
 export function installExtensions(extensionsDir, vsixPaths) {
   mkdirSync(extensionsDir, { recursive: true });
   for (const vsix of vsixPaths) {
-    step(`installing ${vsix}`, process.execPath, [ENTRY, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    step(
+      `installing ${vsix}`,
+      process.execPath,
+      [ENTRY, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force'],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
   }
 }
 
@@ -65,13 +74,39 @@ export async function freePort() {
  * Starts code-server on 127.0.0.1 with auth off (safe only because it is bound to loopback).
  * Resolves once it answers HTTP; the returned stop() kills the whole process group.
  */
-export async function startCodeServer({ port, userDataDir, extensionsDir, folder, env = {}, trusted = true, log = 'ignore', settings = {} }) {
+export async function startCodeServer({
+  port,
+  userDataDir,
+  extensionsDir,
+  folder,
+  env = {},
+  trusted = true,
+  log = 'ignore',
+  settings = {},
+}) {
   writeUserSettings(userDataDir, settings);
-  const args = [ENTRY, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+  const args = [
+    ENTRY,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    extensionsDir,
+  ];
   // With Workspace Trust left on, a folder opened this way is untrusted (restricted mode).
   if (trusted) args.push('--disable-workspace-trust');
   args.push(folder);
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', log, log], detached: true });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', log, log],
+    detached: true,
+  });
   let exited = false;
   child.on('exit', () => (exited = true));
   const stop = () => {
@@ -121,7 +156,15 @@ export async function launchChromium() {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: chromiumPath(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }
 

@@ -42,7 +42,10 @@ export const READ_LIMIT_BYTES = 256 * 1024 * 1024;
 export async function readInput(io: CliIo, path: string, label = ''): Promise<{ text: string; bytes: number }> {
   try {
     const bytes = await io.fileSize(path);
-    if (bytes > READ_LIMIT_BYTES) throw new UsageError(`${label}${path}: ${formatBytes(bytes)} is too large to read (limit ${formatBytes(READ_LIMIT_BYTES)})`);
+    if (bytes > READ_LIMIT_BYTES)
+      throw new UsageError(
+        `${label}${path}: ${formatBytes(bytes)} is too large to read (limit ${formatBytes(READ_LIMIT_BYTES)})`,
+      );
     return { text: await io.readFile(path), bytes };
   } catch (error) {
     if (error instanceof UsageError) throw error;

@@ -24,7 +24,13 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
 };
 
 function helpText(): string {
-  return ['Prompt Latency Lens: tokens, TTFT and cost for LLM prompts.', '', 'Usage:', ...Object.values(COMMANDS).map((c) => `  ${c.usage}`), ''].join('\n');
+  return [
+    'Prompt Latency Lens: tokens, TTFT and cost for LLM prompts.',
+    '',
+    'Usage:',
+    ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
+    '',
+  ].join('\n');
 }
 
 /** Runs one CLI invocation and returns its exit code; never throws. */
@@ -49,7 +55,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
 /** Usage errors and node's own argument errors become one line (of at most 1,000 characters), never a stack trace. */
 function oneLine(error: unknown): string {
-  const text = error instanceof UsageError ? error.message : error instanceof Error ? (error.message.split('\n')[0] ?? 'error') : String(error);
+  const text =
+    error instanceof UsageError
+      ? error.message
+      : error instanceof Error
+        ? (error.message.split('\n')[0] ?? 'error')
+        : String(error);
   const line = text.replace(/\s*[\r\n]+\s*/g, ' ');
   return line.length > 1000 ? `${line.slice(0, 999)}…` : line;
 }

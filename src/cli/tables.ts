@@ -11,6 +11,7 @@ export async function loadCliTables(files: readonly string[], io: CliIo): Promis
     if (source) sources.push(source);
   }
   const { tables, problems } = loadTables(sources);
-  for (const p of problems) io.err(`prompt-lens: ${p.source}: ${p.path}${p.id ? ` (${p.id})` : ''}: ${p.message}; row skipped\n`);
+  for (const p of problems)
+    io.err(`prompt-lens: ${p.source}: ${p.path}${p.id ? ` (${p.id})` : ''}: ${p.message}; row skipped\n`);
   return tables;
 }

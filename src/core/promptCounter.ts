@@ -66,24 +66,53 @@ export class PromptCounter {
     const { key, text, version, edits = [] } = input;
     const previous = this.entries.get(key);
     if (previous?.version === version) return previous.count;
-    const parsed = input.parsed ?? parsePrompt(input.fileName, text, this.options.variablePatterns ? { variablePatterns: this.options.variablePatterns } : {});
+    const parsed =
+      input.parsed ??
+      parsePrompt(
+        input.fileName,
+        text,
+        this.options.variablePatterns ? { variablePatterns: this.options.variablePatterns } : {},
+      );
     const tokenizer = getTokenizer(this.options.tokenizer ?? tokenizerIdFor(parsed));
-    if (isWholeText(parsed, text)) return this.store(key, version, parsed, tokenizer, text, reuse(previous, tokenizer, text, edits) ?? (await IncrementalCounter.create(tokenizer, text, sliceMs)), new Map());
+    if (isWholeText(parsed, text))
+      return this.store(
+        key,
+        version,
+        parsed,
+        tokenizer,
+        text,
+        reuse(previous, tokenizer, text, edits) ?? (await IncrementalCounter.create(tokenizer, text, sliceMs)),
+        new Map(),
+      );
     const long = new Map<number, IncrementalCounter>();
     for (const [i, m] of parsed.messages.entries()) {
-      if (m.rendered.length >= LONG_MESSAGE_CHARS) long.set(i, updated(previous, i, tokenizer, m.rendered) ?? (await IncrementalCounter.create(tokenizer, m.rendered, sliceMs)));
+      if (m.rendered.length >= LONG_MESSAGE_CHARS)
+        long.set(
+          i,
+          updated(previous, i, tokenizer, m.rendered) ??
+            (await IncrementalCounter.create(tokenizer, m.rendered, sliceMs)),
+        );
       else await this.memoFor(tokenizer).countAsync(m.rendered, sliceMs);
     }
     return this.store(key, version, parsed, tokenizer, text, undefined, long);
   }
 
-  private store(key: string, version: number, parsed: ParsedPrompt, tokenizer: Tokenizer, text: string, whole: IncrementalCounter | undefined, long: Map<number, IncrementalCounter>): PromptCount {
+  private store(
+    key: string,
+    version: number,
+    parsed: ParsedPrompt,
+    tokenizer: Tokenizer,
+    text: string,
+    whole: IncrementalCounter | undefined,
+    long: Map<number, IncrementalCounter>,
+  ): PromptCount {
     const memo = this.memoFor(tokenizer);
     const byText = new Map([...long.values()].map((c) => [c.currentText, c.count]));
     if (whole) byText.set(text, whole.count);
     const count = countPrompt(parsed, tokenizer, { count: (t: string) => byText.get(t) ?? memo.count(t) });
     const latest = this.entries.get(key);
-    if (!latest || latest.version <= version) this.entries.set(key, { version, count, long, ...(whole ? { whole } : {}) });
+    if (!latest || latest.version <= version)
+      this.entries.set(key, { version, count, long, ...(whole ? { whole } : {}) });
     return count;
   }
 
@@ -102,7 +131,12 @@ export class PromptCounter {
 }
 
 /** The previous counter brought up to `text` by the edits, if they add up (else a fresh count is needed). */
-function reuse(previous: Entry | undefined, tokenizer: Tokenizer, text: string, edits: readonly TextEdit[]): IncrementalCounter | undefined {
+function reuse(
+  previous: Entry | undefined,
+  tokenizer: Tokenizer,
+  text: string,
+  edits: readonly TextEdit[],
+): IncrementalCounter | undefined {
   const counter = previous?.whole;
   if (!counter || counter.tokenizer !== tokenizer || edits.length === 0) return undefined;
   for (const edit of edits) counter.apply(edit);
@@ -110,7 +144,12 @@ function reuse(previous: Entry | undefined, tokenizer: Tokenizer, text: string, 
 }
 
 /** The previous long-message counter at this index, moved to the message's new text. */
-function updated(previous: Entry | undefined, index: number, tokenizer: Tokenizer, text: string): IncrementalCounter | undefined {
+function updated(
+  previous: Entry | undefined,
+  index: number,
+  tokenizer: Tokenizer,
+  text: string,
+): IncrementalCounter | undefined {
   const counter = previous?.long.get(index);
   if (!counter || counter.tokenizer !== tokenizer) return undefined;
   counter.updateTo(text);

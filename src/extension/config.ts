@@ -19,7 +19,10 @@ function isRegExp(source: string): boolean {
 const settingsSchema = z.object({
   include: z.array(z.string().min(1)).default([...DEFAULT_INCLUDE_GLOBS]),
   /** Target ids, primary first (validated against the tables where they are used). */
-  targets: z.array(z.string().min(1)).min(1).default([...DEFAULT_TARGET_IDS]),
+  targets: z
+    .array(z.string().min(1))
+    .min(1)
+    .default([...DEFAULT_TARGET_IDS]),
   variablePatterns: z.array(z.string().min(1).refine(isRegExp, 'is not a valid regular expression')).default([]),
   /** Files larger than this are not tokenised in the editor (the status bar says so). */
   maxFileBytes: positiveInt.default(2_097_152),
@@ -38,7 +41,15 @@ const settingsSchema = z.object({
       timeoutMs: positiveInt.default(60_000),
       timeLimitSeconds: positiveInt.default(600),
     })
-    .default({ concurrency: [1, 4, 16], requests: 20, warmup: 1, cache: 'both', maxTokens: 128, timeoutMs: 60_000, timeLimitSeconds: 600 }),
+    .default({
+      concurrency: [1, 4, 16],
+      requests: 20,
+      warmup: 1,
+      cache: 'both',
+      maxTokens: 128,
+      timeoutMs: 60_000,
+      timeLimitSeconds: 600,
+    }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -69,7 +80,10 @@ export function readSettings(scope?: vscode.ConfigurationScope): SettingsResult 
  * The workload the estimates assume: `promptLens.slo.*` (only values the user set override the
  * profile's), then the prompt's own front matter (`profile:`), over the interactive profile.
  */
-export function readWorkloadProfile(documentText?: string, scope?: vscode.ConfigurationScope): { profile: WorkloadProfile; problems: string[] } {
+export function readWorkloadProfile(
+  documentText?: string,
+  scope?: vscode.ConfigurationScope,
+): { profile: WorkloadProfile; problems: string[] } {
   // Only values the user set: VS Code fills unset number settings with 0, which is no SLO at all.
   const config = vscode.workspace.getConfiguration('promptLens', scope);
   const set: Record<string, unknown> = {};

@@ -62,7 +62,9 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
     return vscode.Disposable.from(
       vscode.languages.registerHoverProvider(selector, hover),
       vscode.languages.registerCodeLensProvider(selector, codeLens),
-      vscode.languages.registerCodeActionsProvider(selector, codeActions, { providedCodeActionKinds: PromptCodeActions.kinds }),
+      vscode.languages.registerCodeActionsProvider(selector, codeActions, {
+        providedCodeActionKinds: PromptCodeActions.kinds,
+      }),
     );
   };
   let providers = registerProviders();
@@ -79,8 +81,12 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
     ...registerTargetCommands(tables),
     ...registerFindingCommands(),
     { dispose: () => providers.dispose() },
-    vscode.commands.registerCommand('promptLens.showWorkspaceReport', () => showWorkspaceReport(analyzer, context.storageUri ?? context.globalStorageUri)),
-    vscode.commands.registerCommand('promptLens.compareTargets', (uri?: unknown) => compare.show(uri instanceof vscode.Uri ? uri : undefined)),
+    vscode.commands.registerCommand('promptLens.showWorkspaceReport', () =>
+      showWorkspaceReport(analyzer, context.storageUri ?? context.globalStorageUri),
+    ),
+    vscode.commands.registerCommand('promptLens.compareTargets', (uri?: unknown) =>
+      compare.show(uri instanceof vscode.Uri ? uri : undefined),
+    ),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('promptLens.targets')) compare.refreshPrimary();
       if (e.affectsConfiguration('promptLens.include')) {
@@ -89,7 +95,11 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
       }
     }),
   );
-  const activation = { ms: performance.now() - started, vocabularies: loadedTokenizers(), workerRunning: analyzer.workerRunning };
+  const activation = {
+    ms: performance.now() - started,
+    vocabularies: loadedTokenizers(),
+    workerRunning: analyzer.workerRunning,
+  };
   return {
     activation,
     hostVocabularies: () => loadedTokenizers(),

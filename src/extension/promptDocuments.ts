@@ -31,7 +31,11 @@ export function isPromptDocument(document: vscode.TextDocument): boolean {
  */
 export async function findPromptFiles(limit = 5000): Promise<vscode.Uri[]> {
   const { include } = readSettings().settings;
-  const found = await Promise.all([...BUILTIN_PROMPT_GLOBS, ...include].map((glob) => vscode.workspace.findFiles(glob, '**/{node_modules,.git}/**', limit)));
+  const found = await Promise.all(
+    [...BUILTIN_PROMPT_GLOBS, ...include].map((glob) =>
+      vscode.workspace.findFiles(glob, '**/{node_modules,.git}/**', limit),
+    ),
+  );
   const unique = new Map(found.flat().map((uri) => [uri.toString(), uri]));
   return [...unique.values()].slice(0, limit);
 }

@@ -31,7 +31,10 @@ export class ExtensionTables implements vscode.Disposable {
     const sources: TableSource[] = [];
     const scoped = (key: string): unknown[] | undefined => {
       const inspected = config.inspect<unknown>(key);
-      const values = [inspected?.globalValue, ...(trusted ? [inspected?.workspaceValue, inspected?.workspaceFolderValue] : [])];
+      const values = [
+        inspected?.globalValue,
+        ...(trusted ? [inspected?.workspaceValue, inspected?.workspaceFolderValue] : []),
+      ];
       const rows = values.filter(Array.isArray).flat();
       return rows.length > 0 ? rows : undefined;
     };
@@ -46,11 +49,15 @@ export class ExtensionTables implements vscode.Disposable {
         if (problem) problems.push(`${file}: ${problem.message}`);
         if (source) sources.push(source);
       } catch (error) {
-        problems.push(`promptLens.tableFile: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+        problems.push(
+          `promptLens.tableFile: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        );
       }
     }
     const { tables, problems: rowProblems } = await loadTablesSliced(sources);
-    problems.push(...rowProblems.map((p) => `${p.source}: ${p.path}${p.id ? ` (${p.id})` : ''}: ${p.message}; row skipped`));
+    problems.push(
+      ...rowProblems.map((p) => `${p.source}: ${p.path}${p.id ? ` (${p.id})` : ''}: ${p.message}; row skipped`),
+    );
     return { tables, problems };
   }
 

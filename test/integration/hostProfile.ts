@@ -43,7 +43,9 @@ export class HostProfile {
   }
 
   private post(method: string, params: object = {}): Promise<unknown> {
-    return new Promise((resolve, reject) => this.session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+    return new Promise((resolve, reject) =>
+      this.session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
   }
 }
 
@@ -79,5 +81,11 @@ export function longestStretch(profile: Profile, ours: (url: string) => boolean)
     const name = `${frame.functionName || '(anonymous)'} (${frame.url.split('/').pop() ?? ''})`;
     self.set(name, (self.get(name) ?? 0) + 1);
   }
-  return { ms: Math.round(best.ms), top: [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([name]) => name) };
+  return {
+    ms: Math.round(best.ms),
+    top: [...self.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([name]) => name),
+  };
 }

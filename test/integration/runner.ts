@@ -28,7 +28,10 @@ export const afterReloadReport = (reportPath: string) => `${reportPath}.after-re
 type MochaCtor = new (options: Record<string, unknown>) => {
   addFile(file: string): void;
   run(done: (failures: number) => void): {
-    on(event: 'pass' | 'fail' | 'pending', fn: (test: { fullTitle(): string; duration?: number }, error?: Error) => void): void;
+    on(
+      event: 'pass' | 'fail' | 'pending',
+      fn: (test: { fullTitle(): string; duration?: number }, error?: Error) => void,
+    ): void;
   };
 };
 
@@ -43,7 +46,11 @@ function writeAtomically(path: string, text: string): void {
  * runs only the after-reload suite (the window was reloaded by the harness); otherwise every other
  * suite runs, then before-reload.js prepares what the after-reload suite checks.
  */
-export async function runSuites(reportPath: string, mochaPath: string, phase: 'main' | 'after-reload' = 'main'): Promise<IntegrationReport> {
+export async function runSuites(
+  reportPath: string,
+  mochaPath: string,
+  phase: 'main' | 'after-reload' = 'main',
+): Promise<IntegrationReport> {
   const Mocha = require(mochaPath) as MochaCtor; // the project's own mocha, by absolute path
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
   const suitesDir = join(__dirname, 'suites');
@@ -51,21 +58,36 @@ export async function runSuites(reportPath: string, mochaPath: string, phase: 'm
   const filters = process.env.PROMPT_LENS_TEST_SUITES?.split(',').filter(Boolean) ?? [];
   const include = filters.filter((f) => !f.startsWith('!'));
   const exclude = filters.filter((f) => f.startsWith('!')).map((f) => f.slice(1));
-  for (const file of readdirSync(suitesDir).filter((f) => f.endsWith('.test.js')).sort()) {
+  for (const file of readdirSync(suitesDir)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort()) {
     const name = file.slice(0, -'.test.js'.length);
-    const wanted = phase === 'after-reload' ? name === 'after-reload' : name !== 'after-reload' && (include.length === 0 || include.includes(name)) && !exclude.includes(name);
+    const wanted =
+      phase === 'after-reload'
+        ? name === 'after-reload'
+        : name !== 'after-reload' && (include.length === 0 || include.includes(name)) && !exclude.includes(name);
     if (wanted) mocha.addFile(join(suitesDir, file));
   }
-  const report: IntegrationReport = { vscodeVersion: vscode.version, appName: vscode.env.appName, passes: [], failures: [], pending: 0, durationMs: 0 };
+  const report: IntegrationReport = {
+    vscodeVersion: vscode.version,
+    appName: vscode.env.appName,
+    passes: [],
+    failures: [],
+    pending: 0,
+    durationMs: 0,
+  };
   const started = Date.now();
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());
     runner.on('pass', (test) => report.passes.push({ title: test.fullTitle(), durationMs: test.duration }));
-    runner.on('fail', (test, error) => report.failures.push({ title: test.fullTitle(), error: error?.stack ?? String(error) }));
+    runner.on('fail', (test, error) =>
+      report.failures.push({ title: test.fullTitle(), error: error?.stack ?? String(error) }),
+    );
     runner.on('pending', () => report.pending++);
   });
   report.durationMs = Date.now() - started;
-  const reload = phase === 'main' && (include.length === 0 || include.includes('after-reload')) && !exclude.includes('after-reload');
+  const reload =
+    phase === 'main' && (include.length === 0 || include.includes('after-reload')) && !exclude.includes('after-reload');
   if (reload) {
     // Leaves work in flight (a benchmark) for the reload to interrupt; after-reload checks the result.
     const before = require(join(suitesDir, 'before-reload.js')) as { prepare(): Promise<void> };
@@ -84,6 +106,16 @@ export function activate(): void {
   const phase = existsSync(reloadMarker(reportPath)) ? 'after-reload' : 'main';
   const target = phase === 'main' ? reportPath : afterReloadReport(reportPath);
   runSuites(phase === 'main' ? reportPath : target, mochaPath, phase).catch((error: unknown) => {
-    writeAtomically(target, JSON.stringify({ vscodeVersion: vscode.version, appName: vscode.env.appName, passes: [], failures: [{ title: 'runner', error: String((error as Error)?.stack ?? error) }], pending: 0, durationMs: 0 }));
+    writeAtomically(
+      target,
+      JSON.stringify({
+        vscodeVersion: vscode.version,
+        appName: vscode.env.appName,
+        passes: [],
+        failures: [{ title: 'runner', error: String((error as Error)?.stack ?? error) }],
+        pending: 0,
+        durationMs: 0,
+      }),
+    );
   });
 }

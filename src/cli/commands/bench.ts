@@ -66,14 +66,20 @@ const sloSpec = z.string().transform((text, ctx) => {
     const [key, raw] = part.split('=').map((s) => s.trim());
     const value = Number(raw);
     if (!raw || !Number.isFinite(value) || value <= 0) {
-      ctx.addIssue({ code: 'custom', message: `'${part}' is not KEY=POSITIVE_NUMBER (keys: ttft, tpot in ms; min in percent)` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `'${part}' is not KEY=POSITIVE_NUMBER (keys: ttft, tpot in ms; min in percent)`,
+      });
       return z.NEVER;
     }
     if (key === 'ttft') out.ttftMs = value;
     else if (key === 'tpot') out.tpotMs = value;
     else if (key === 'min' && value <= 100) out.minShare = value / 100;
     else {
-      ctx.addIssue({ code: 'custom', message: `unknown or out-of-range key in '${part}' (keys: ttft, tpot in ms; min in percent up to 100)` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown or out-of-range key in '${part}' (keys: ttft, tpot in ms; min in percent up to 100)`,
+      });
       return z.NEVER;
     }
   }
@@ -83,7 +89,8 @@ const sloSpec = z.string().transform((text, ctx) => {
 export async function benchCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   if (positionals.length !== 1) throw new UsageError(`give exactly one prompt file; usage: ${BENCH_USAGE}`);
-  if (values.concurrency !== undefined && values.rate !== undefined) throw new UsageError('--concurrency and --rate exclude each other');
+  if (values.concurrency !== undefined && values.rate !== undefined)
+    throw new UsageError('--concurrency and --rate exclude each other');
 
   const file = positionals[0]!;
   const requests = flag('requests', values.requests, intFlag(1, 100_000));
@@ -92,7 +99,8 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
   const maxTokens = flag('max-tokens', values['max-tokens'], intFlag(1, 1_000_000));
   const timeoutMs = flag('timeout-ms', values['timeout-ms'], intFlag(1, 24 * 3600 * 1000));
   const timeLimitS = optionalFlag('time-limit-s', values['time-limit-s'], numberFlag(0, 7 * 24 * 3600));
-  const concurrency = values.concurrency === undefined ? undefined : flag('concurrency', values.concurrency, concurrencyList);
+  const concurrency =
+    values.concurrency === undefined ? undefined : flag('concurrency', values.concurrency, concurrencyList);
   const rate = optionalFlag('rate', values.rate, numberFlag(0, 10_000));
   const slo = values.slo === undefined ? undefined : flag('slo', values.slo, sloSpec);
 
@@ -100,7 +108,9 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
   const endpoint = values.target ? { ...resolved, target: values.target } : resolved;
   const apiKey = resolveApiKey(values['api-key-env'], io.env);
 
-  const prompt = benchMessages(parsePrompt(file, await readWholePrompt(io, file, maxFileBytesFlag(values['max-file-bytes']))));
+  const prompt = benchMessages(
+    parsePrompt(file, await readWholePrompt(io, file, maxFileBytesFlag(values['max-file-bytes']))),
+  );
   if (!prompt.ok) throw new UsageError(`${file}: ${prompt.error}`);
 
   const tokenizer = getTokenizer(DEFAULT_TOKENIZER);
@@ -109,7 +119,12 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
   process.once('SIGINT', onInterrupt);
   let predicted: { ttftMs: number; tpotMs: number } | undefined;
   if (endpoint.target) {
-    const p = predictEndpoint(await loadCliTables(values.table ?? [], io), endpoint.target, messageTokenCounter(prompt.messages), maxTokens);
+    const p = predictEndpoint(
+      await loadCliTables(values.table ?? [], io),
+      endpoint.target,
+      messageTokenCounter(prompt.messages),
+      maxTokens,
+    );
     if (p.ok) predicted = { ttftMs: p.ttftMs, tpotMs: p.tpotMs };
     else io.err(`prompt-lens bench: endpoint ${endpoint.name}'s target: ${p.error}; no prediction shown\n`);
   }
@@ -137,7 +152,11 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
   }
 
   const verdict = slo ? sloVerdict(result.modes, slo.minShare) : undefined;
-  io.out(values.json ? `${JSON.stringify(verdict ? { ...result, verdict } : result, null, 2)}\n` : formatBenchReport(result, verdict));
+  io.out(
+    values.json
+      ? `${JSON.stringify(verdict ? { ...result, verdict } : result, null, 2)}\n`
+      : formatBenchReport(result, verdict),
+  );
   const levels = result.modes.flatMap((m) => m.levels);
   const allFailed = levels.every((l) => l.summary.succeeded === 0);
   return allFailed || (verdict && !verdict.pass) ? EXIT.findings : EXIT.ok;
@@ -148,22 +167,35 @@ type Values = { endpoint?: string; endpoints?: string; 'base-url'?: string; mode
 async function resolveEndpoint(values: Values, io: CliIo): Promise<EndpointConfig> {
   if (values.endpoint !== undefined) {
     if (values['base-url'] !== undefined || values.model !== undefined || values.kind !== undefined) {
-      throw new UsageError('--endpoint takes its URL, model and kind from the endpoints file; drop --base-url/--model/--kind');
+      throw new UsageError(
+        '--endpoint takes its URL, model and kind from the endpoints file; drop --base-url/--model/--kind',
+      );
     }
-    if (values.endpoints === undefined) throw new UsageError('--endpoint NAME needs --endpoints FILE (a JSON array of endpoints)');
+    if (values.endpoints === undefined)
+      throw new UsageError('--endpoint NAME needs --endpoints FILE (a JSON array of endpoints)');
     const loaded = loadEndpointsFile((await readInput(io, values.endpoints, 'endpoints file ')).text, values.endpoints);
     if (!loaded.ok) throw new UsageError(loaded.error);
     const found = loaded.value.find((e) => e.name === values.endpoint);
-    if (!found) throw new UsageError(`no endpoint named '${values.endpoint}' in ${values.endpoints} (it has: ${loaded.value.map((e) => e.name).join(', ') || 'none'})`);
+    if (!found)
+      throw new UsageError(
+        `no endpoint named '${values.endpoint}' in ${values.endpoints} (it has: ${loaded.value.map((e) => e.name).join(', ') || 'none'})`,
+      );
     return found;
   }
   if (values['base-url'] === undefined || values.model === undefined) {
-    throw new UsageError(`name an endpoint: --endpoint NAME --endpoints FILE, or --base-url URL --model M; usage: ${BENCH_USAGE}`);
+    throw new UsageError(
+      `name an endpoint: --endpoint NAME --endpoints FILE, or --base-url URL --model M; usage: ${BENCH_USAGE}`,
+    );
   }
   if (values.kind !== undefined && !(ENDPOINT_KINDS as readonly string[]).includes(values.kind)) {
     throw new UsageError(`--kind: must be one of ${ENDPOINT_KINDS.join(', ')}`);
   }
-  const parsed = parseEndpoint({ name: 'command line', baseUrl: values['base-url'], model: values.model, ...(values.kind ? { kind: values.kind } : {}) });
+  const parsed = parseEndpoint({
+    name: 'command line',
+    baseUrl: values['base-url'],
+    model: values.model,
+    ...(values.kind ? { kind: values.kind } : {}),
+  });
   if (!parsed.ok) throw new UsageError(parsed.error.replace(/^baseUrl:/, '--base-url:').replace(/^model:/, '--model:'));
   return parsed.value;
 }

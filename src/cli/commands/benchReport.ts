@@ -7,7 +7,23 @@ const rate = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
 export function formatBenchReport(result: BenchResult, verdict?: SloVerdict): string {
   const e = result.endpoint;
   const lines = [`Benchmark of ${e.name} (${e.kind}, model ${e.model}) at ${e.baseUrl}`, ''];
-  const header = ['cache', 'level', 'ok', 'TTFT p50', 'p90', 'p99', 'TPOT p50', 'p90', 'ITL p50', 'p99', 'E2E p50', 'tok/s', 'req/s', 'goodput', 'SLO met'];
+  const header = [
+    'cache',
+    'level',
+    'ok',
+    'TTFT p50',
+    'p90',
+    'p99',
+    'TPOT p50',
+    'p90',
+    'ITL p50',
+    'p99',
+    'E2E p50',
+    'tok/s',
+    'req/s',
+    'goodput',
+    'SLO met',
+  ];
   const rows = result.modes.flatMap((m) =>
     m.levels.map((l) => {
       const s = l.summary;
@@ -31,30 +47,70 @@ export function formatBenchReport(result: BenchResult, verdict?: SloVerdict): st
     }),
   );
   lines.push(...table([header, ...rows]));
-  lines.push('', `Times in ms; percentiles by linear interpolation; tok/s, req/s and goodput (req/s meeting TTFT ≤ ${result.slo.ttftMs} ms and TPOT ≤ ${result.slo.tpotMs} ms) per level.`);
+  lines.push(
+    '',
+    `Times in ms; percentiles by linear interpolation; tok/s, req/s and goodput (req/s meeting TTFT ≤ ${result.slo.ttftMs} ms and TPOT ≤ ${result.slo.tpotMs} ms) per level.`,
+  );
 
   const errors = result.modes.flatMap((m) =>
     m.levels.flatMap((l) =>
-      Object.entries(l.summary.errorsByClass).map(([cls, n]) => `  ${m.cache} ${l.label}: ${cls} ×${n} — ${l.summary.errorExamples[cls as keyof typeof l.summary.errorExamples] ?? ''}`),
+      Object.entries(l.summary.errorsByClass).map(
+        ([cls, n]) =>
+          `  ${m.cache} ${l.label}: ${cls} ×${n} — ${l.summary.errorExamples[cls as keyof typeof l.summary.errorExamples] ?? ''}`,
+      ),
     ),
   );
   if (errors.length) lines.push('', 'Errors:', ...errors);
   if (result.prediction) {
     const p = result.prediction;
     const pct = (v: number | undefined) => (v === undefined ? '–' : `${v >= 0 ? '+' : ''}${v.toFixed(0)}%`);
-    const predicted = [p.ttftMs !== undefined ? `TTFT ${p.ttftMs.toFixed(0)} ms` : undefined, p.tpotMs !== undefined ? `TPOT ${p.tpotMs.toFixed(1)} ms` : undefined].filter(Boolean).join(', ');
-    lines.push('', `Predicted for ${e.target ?? 'the target'} (cold prompt, one request at a time): ${predicted}; error of the prediction against each level's median:`);
-    lines.push(...result.modes.flatMap((m) => m.levels.filter((l) => l.predictionErrorPct).map((l) => `  ${m.cache} ${l.label}: TTFT ${pct(l.predictionErrorPct?.ttft)}, TPOT ${pct(l.predictionErrorPct?.tpot)}`)));
+    const predicted = [
+      p.ttftMs !== undefined ? `TTFT ${p.ttftMs.toFixed(0)} ms` : undefined,
+      p.tpotMs !== undefined ? `TPOT ${p.tpotMs.toFixed(1)} ms` : undefined,
+    ]
+      .filter(Boolean)
+      .join(', ');
+    lines.push(
+      '',
+      `Predicted for ${e.target ?? 'the target'} (cold prompt, one request at a time): ${predicted}; error of the prediction against each level's median:`,
+    );
+    lines.push(
+      ...result.modes.flatMap((m) =>
+        m.levels
+          .filter((l) => l.predictionErrorPct)
+          .map(
+            (l) =>
+              `  ${m.cache} ${l.label}: TTFT ${pct(l.predictionErrorPct?.ttft)}, TPOT ${pct(l.predictionErrorPct?.tpot)}`,
+          ),
+      ),
+    );
   }
   if (result.cacheSpeedup?.length) {
-    lines.push('', 'Prefix-cache speedup (cold ÷ warm median TTFT):', ...result.cacheSpeedup.map((s) => `  ${s.label}: ${s.speedup.toFixed(2)}× (${s.coldTtftP50Ms.toFixed(0)} → ${s.warmTtftP50Ms.toFixed(0)} ms)`));
+    lines.push(
+      '',
+      'Prefix-cache speedup (cold ÷ warm median TTFT):',
+      ...result.cacheSpeedup.map(
+        (s) =>
+          `  ${s.label}: ${s.speedup.toFixed(2)}× (${s.coldTtftP50Ms.toFixed(0)} → ${s.warmTtftP50Ms.toFixed(0)} ms)`,
+      ),
+    );
   }
-  if (result.partial) lines.push('', `PARTIAL result: the run was ${result.partialReason === 'time-limit' ? 'stopped by its time limit' : 'cancelled'}; some requests or levels are missing.`);
-  if (verdict) lines.push('', `SLO verdict: ${verdict.pass ? 'PASS' : 'FAIL'}`, ...verdict.failures.map((f) => `  ${f}`));
+  if (result.partial)
+    lines.push(
+      '',
+      `PARTIAL result: the run was ${result.partialReason === 'time-limit' ? 'stopped by its time limit' : 'cancelled'}; some requests or levels are missing.`,
+    );
+  if (verdict)
+    lines.push('', `SLO verdict: ${verdict.pass ? 'PASS' : 'FAIL'}`, ...verdict.failures.map((f) => `  ${f}`));
   return `${lines.join('\n')}\n`;
 }
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((cell, c) => (c < 2 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
+      .join('  ')
+      .trimEnd(),
+  );
 }

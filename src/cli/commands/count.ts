@@ -34,7 +34,11 @@ export async function countCommand(args: string[], io: CliIo): Promise<number> {
   for (const file of positionals) {
     try {
       const input = await readPromptFile(io, file, maxBytes);
-      rows.push(input.oversized ? oversizedRow(file, input.text, input.bytes, maxBytes, forced) : parsedRow(file, input.text, forced));
+      rows.push(
+        input.oversized
+          ? oversizedRow(file, input.text, input.bytes, maxBytes, forced)
+          : parsedRow(file, input.text, forced),
+      );
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       failed = true;
@@ -54,11 +58,22 @@ function parsedRow(file: string, text: string, forced: TokenizerId | undefined):
   const parsed = parsePrompt(file, text);
   const count = countPrompt(parsed, getTokenizer(forced ?? tokenizerIdFor(parsed)));
   if (!hasLongRun(text)) return { file, ...count, notes: [] };
-  return { file, ...count, exact: false, notes: [`runs of over ${MAX_RUN} characters without a token boundary are cut: count approximate`] };
+  return {
+    file,
+    ...count,
+    exact: false,
+    notes: [`runs of over ${MAX_RUN} characters without a token boundary are cut: count approximate`],
+  };
 }
 
 /** Not parsed: the raw text as one message, its tokens estimated from samples. */
-function oversizedRow(file: string, text: string, bytes: number, maxBytes: number, forced: TokenizerId | undefined): CountRow {
+function oversizedRow(
+  file: string,
+  text: string,
+  bytes: number,
+  maxBytes: number,
+  forced: TokenizerId | undefined,
+): CountRow {
   const tokenizer = getTokenizer(forced ?? 'o200k_base');
   const tokens = estimateFromSamples(text, tokenizer);
   return {
@@ -70,7 +85,9 @@ function oversizedRow(file: string, text: string, bytes: number, maxBytes: numbe
     messages: [{ role: 'user', tokens }],
     variables: [],
     errors: [],
-    notes: [`${oversizedMessage(file, bytes, maxBytes)}: not parsed; tokens estimated from ${SAMPLE_WINDOWS} samples of the raw text (${formatBytes(bytes)})`],
+    notes: [
+      `${oversizedMessage(file, bytes, maxBytes)}: not parsed; tokens estimated from ${SAMPLE_WINDOWS} samples of the raw text (${formatBytes(bytes)})`,
+    ],
   };
 }
 
@@ -85,7 +102,9 @@ function textLine(row: CountRow): string {
   const notes = [
     `${row.messages.length} message${row.messages.length === 1 ? '' : 's'}`,
     ...(row.variables.length > 0 ? [`unfilled: ${listNames(row.variables)}`] : []),
-    ...(row.errors.length > 0 ? [`${row.errors.length} problem${row.errors.length === 1 ? '' : 's'}: ${row.errors[0]?.message ?? ''}`] : []),
+    ...(row.errors.length > 0
+      ? [`${row.errors.length} problem${row.errors.length === 1 ? '' : 's'}: ${row.errors[0]?.message ?? ''}`]
+      : []),
     ...row.notes,
   ];
   return `${mark}${row.contentTokens.toLocaleString('en-US')}\t${mark}${row.inputTokens.toLocaleString('en-US')} input\t${row.tokenizer}\t${row.file}\t(${notes.join('; ')})`;

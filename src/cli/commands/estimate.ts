@@ -1,12 +1,23 @@
 import { parseArgs } from 'node:util';
-import { estimate, parseGpuCount, parsePrecision, promptTokenCount, resolveTarget, targetTokenizerId, type Estimate, type Range, type TargetSpec } from '../../core/estimate';
+import {
+  estimate,
+  parseGpuCount,
+  parsePrecision,
+  promptTokenCount,
+  resolveTarget,
+  targetTokenizerId,
+  type Estimate,
+  type Range,
+  type TargetSpec,
+} from '../../core/estimate';
 import { EXIT, UsageError, type CliIo } from '../io';
 import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, readWholePrompt } from '../promptInput';
 import { loadCliTables } from '../tables';
 import { intFlag, optionalFlag } from './flags';
 
 export const ESTIMATE_USAGE =
-  'prompt-lens estimate (FILE | --tokens N) (--model ID --hardware ID [--gpus N] [--precision P] | --provider ID --model ID) [--cached N] [--output-tokens M] [--concurrency C] [--table FILE] [--json] ' + MAX_FILE_USAGE;
+  'prompt-lens estimate (FILE | --tokens N) (--model ID --hardware ID [--gpus N] [--precision P] | --provider ID --model ID) [--cached N] [--output-tokens M] [--concurrency C] [--table FILE] [--json] ' +
+  MAX_FILE_USAGE;
 
 const OPTIONS = {
   tokens: { type: 'string' },
@@ -28,7 +39,8 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
   if (positionals.length > 1) throw new UsageError(`one FILE at most; usage: ${ESTIMATE_USAGE}`);
   const file = positionals[0];
   const tokensFlag = optionalFlag('tokens', values.tokens, intFlag(1, 100_000_000));
-  if ((file === undefined) === (tokensFlag === undefined)) throw new UsageError(`give either FILE or --tokens N; usage: ${ESTIMATE_USAGE}`);
+  if ((file === undefined) === (tokensFlag === undefined))
+    throw new UsageError(`give either FILE or --tokens N; usage: ${ESTIMATE_USAGE}`);
   if (!values.model) throw new UsageError(`--model is required; usage: ${ESTIMATE_USAGE}`);
   const spec = targetSpec(values);
   const cached = optionalFlag('cached', values.cached, intFlag(0, 100_000_000)) ?? 0;
@@ -41,17 +53,36 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
 
   let tokens = { tokens: tokensFlag ?? 0, tokenizer: 'none (--tokens)', exact: true };
   if (file !== undefined) {
-    tokens = promptTokenCount(file, await readWholePrompt(io, file, maxFileBytesFlag(values['max-file-bytes'])), targetTokenizerId(target));
+    tokens = promptTokenCount(
+      file,
+      await readWholePrompt(io, file, maxFileBytesFlag(values['max-file-bytes'])),
+      targetTokenizerId(target),
+    );
   }
-  if (cached > tokens.tokens) throw new UsageError(`--cached ${cached} exceeds the prompt's ${tokens.tokens} input tokens`);
+  if (cached > tokens.tokens)
+    throw new UsageError(`--cached ${cached} exceeds the prompt's ${tokens.tokens} input tokens`);
 
-  const result = estimate(target, { inputTokens: tokens.tokens, cachedTokens: cached, ...(outputTokens !== undefined ? { outputTokens } : {}), ...(concurrency !== undefined ? { concurrency } : {}) });
-  if (file !== undefined && !tokens.exact) result.notes.push(`token count is approximate: ${targetTokenizerId(target)}'s tokenizer is approximated by ${tokens.tokenizer} (see prompt-lens tokenizers)`);
+  const result = estimate(target, {
+    inputTokens: tokens.tokens,
+    cachedTokens: cached,
+    ...(outputTokens !== undefined ? { outputTokens } : {}),
+    ...(concurrency !== undefined ? { concurrency } : {}),
+  });
+  if (file !== undefined && !tokens.exact)
+    result.notes.push(
+      `token count is approximate: ${targetTokenizerId(target)}'s tokenizer is approximated by ${tokens.tokenizer} (see prompt-lens tokenizers)`,
+    );
   io.out(values.json ? `${JSON.stringify(toJson(result, tokens), null, 2)}\n` : humanReport(result, tokens));
   return EXIT.ok;
 }
 
-function targetSpec(values: { model?: string; hardware?: string; gpus?: string; precision?: string; provider?: string }): TargetSpec {
+function targetSpec(values: {
+  model?: string;
+  hardware?: string;
+  gpus?: string;
+  precision?: string;
+  provider?: string;
+}): TargetSpec {
   const model = values.model ?? '';
   if (values.provider !== undefined) {
     if (values.hardware !== undefined || values.gpus !== undefined || values.precision !== undefined) {
@@ -59,7 +90,8 @@ function targetSpec(values: { model?: string; hardware?: string; gpus?: string; 
     }
     return { kind: 'provider', id: `${values.provider}/${model}` };
   }
-  if (values.hardware === undefined) throw new UsageError(`give --hardware ID (self-hosted) or --provider ID; usage: ${ESTIMATE_USAGE}`);
+  if (values.hardware === undefined)
+    throw new UsageError(`give --hardware ID (self-hosted) or --provider ID; usage: ${ESTIMATE_USAGE}`);
   return {
     kind: 'self-hosted',
     model,
@@ -104,23 +136,45 @@ const range = (r: Range) => `${ms(r.p50)} (${ms(r.low)}–${ms(r.high)})`;
 const usd = (v: number) => `$${v < 0.01 ? v.toPrecision(3) : v.toFixed(4)}`;
 const num = (v: number) => v.toLocaleString('en-US');
 function flops(v: number): string {
-  const units: [number, string][] = [[1e15, 'PFLOP'], [1e12, 'TFLOP'], [1e9, 'GFLOP'], [1e6, 'MFLOP']];
+  const units: [number, string][] = [
+    [1e15, 'PFLOP'],
+    [1e12, 'TFLOP'],
+    [1e9, 'GFLOP'],
+    [1e6, 'MFLOP'],
+  ];
   const [scale, unit] = units.find(([s]) => v >= s) ?? [1, 'FLOP'];
   return `${(v / scale).toFixed(2)} ${unit}`;
 }
 
 function humanReport(e: Estimate, tokens: { tokenizer: string; exact: boolean }): string {
-  const lines = [`${e.target}: ${num(e.inputTokens)} input tokens (${tokens.tokenizer}${tokens.exact ? '' : ', approximate'}), ${num(e.cachedTokens)} cached, ${num(e.outputTokens)} output, concurrency ${e.concurrency}`];
-  if (e.prefillFlops) lines.push(`Prefill FLOPs: ${flops(e.prefillFlops.total)} (linear ${flops(e.prefillFlops.linear)}, attention ${flops(e.prefillFlops.attention)})${e.bound ? `, ${e.bound}-bound` : ''}`);
-  lines.push(`TTFT:  ${e.cachedTokens > 0 ? `warm ${range(e.ttftMs)}   cold ${range(e.coldTtftMs)}` : range(e.ttftMs)}`);
-  if (e.concurrency > 1) lines.push(`TTFT at concurrency ${e.concurrency}: p50 ${ms(e.concurrencyTtftMs.p50)}, p99 ${ms(e.concurrencyTtftMs.p99)}`);
+  const lines = [
+    `${e.target}: ${num(e.inputTokens)} input tokens (${tokens.tokenizer}${tokens.exact ? '' : ', approximate'}), ${num(e.cachedTokens)} cached, ${num(e.outputTokens)} output, concurrency ${e.concurrency}`,
+  ];
+  if (e.prefillFlops)
+    lines.push(
+      `Prefill FLOPs: ${flops(e.prefillFlops.total)} (linear ${flops(e.prefillFlops.linear)}, attention ${flops(e.prefillFlops.attention)})${e.bound ? `, ${e.bound}-bound` : ''}`,
+    );
+  lines.push(
+    `TTFT:  ${e.cachedTokens > 0 ? `warm ${range(e.ttftMs)}   cold ${range(e.coldTtftMs)}` : range(e.ttftMs)}`,
+  );
+  if (e.concurrency > 1)
+    lines.push(
+      `TTFT at concurrency ${e.concurrency}: p50 ${ms(e.concurrencyTtftMs.p50)}, p99 ${ms(e.concurrencyTtftMs.p99)}`,
+    );
   lines.push(`TPOT:  ${range(e.tpotMs)}`, `E2E:   ${range(e.e2eMs)}`);
-  if (e.memory) lines.push(`KV cache: ${num(e.memory.kvBytesPerToken)} bytes/token, ${(e.memory.promptKvBytes / 1e9).toFixed(2)} GB for this call; room for ${num(e.memory.kvCapacityTokens)} tokens`);
+  if (e.memory)
+    lines.push(
+      `KV cache: ${num(e.memory.kvBytesPerToken)} bytes/token, ${(e.memory.promptKvBytes / 1e9).toFixed(2)} GB for this call; room for ${num(e.memory.kvCapacityTokens)} tokens`,
+    );
   if (e.providerCost) {
     const c = e.providerCost;
-    lines.push(`Cost:  cold ${usd(c.cold.totalUsd)} (${c.cold.rule}), warm ${usd(c.warm.totalUsd)} (${c.warm.rule}); ${usd(c.per1kCallsUsd)} per 1,000 calls`);
+    lines.push(
+      `Cost:  cold ${usd(c.cold.totalUsd)} (${c.cold.rule}), warm ${usd(c.warm.totalUsd)} (${c.warm.rule}); ${usd(c.per1kCallsUsd)} per 1,000 calls`,
+    );
   } else if (e.selfHostedCost) {
-    lines.push(`Cost:  ${usd(e.selfHostedCost.perCallUsd)} per call, ${usd(e.selfHostedCost.per1kCallsUsd)} per 1,000 calls (${e.selfHostedCost.basis})`);
+    lines.push(
+      `Cost:  ${usd(e.selfHostedCost.perCallUsd)} per call, ${usd(e.selfHostedCost.per1kCallsUsd)} per 1,000 calls (${e.selfHostedCost.basis})`,
+    );
   }
   for (const note of e.notes) lines.push(`Note:  ${note}`);
   return `${lines.join('\n')}\n`;

@@ -14,7 +14,8 @@ export function optionalFlag<T>(name: string, value: string | undefined, schema:
 }
 
 /** A flag's text as a number; an empty value is not zero. */
-const numeric = (inner: z.ZodType<number, string>) => z.string().trim().min(1, { error: 'must be a number' }).pipe(inner);
+const numeric = (inner: z.ZodType<number, string>) =>
+  z.string().trim().min(1, { error: 'must be a number' }).pipe(inner);
 
 export const intFlag = (min: number, max: number) =>
   numeric(

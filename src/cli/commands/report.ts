@@ -14,7 +14,8 @@ import { EXIT, UsageError, type CliIo } from '../io';
 import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, oversizedMessage } from '../promptInput';
 
 export const REPORT_USAGE =
-  'prompt-lens report [DIR] [--target ID] [--table FILE] [--json] [--fail-on warning|error] [--include GLOB]... [--disable CODE]... [--rag-max-tokens N] [--rag-max-share F] [--min-shared-tokens N] ' + MAX_FILE_USAGE;
+  'prompt-lens report [DIR] [--target ID] [--table FILE] [--json] [--fail-on warning|error] [--include GLOB]... [--disable CODE]... [--rag-max-tokens N] [--rag-max-share F] [--min-shared-tokens N] ' +
+  MAX_FILE_USAGE;
 
 const failOn = z.enum(['warning', 'error']);
 const positiveInt = intFlag(1, 100_000_000);
@@ -39,14 +40,20 @@ export async function reportCommand(args: string[], io: CliIo): Promise<number> 
     },
   });
   if (positionals.length > 1) throw new UsageError(`one directory at most; usage: ${REPORT_USAGE}`);
-  const target = findingTarget(resolveTarget(parseTargetId(values.target), await loadCliTables(values.table ?? [], io)));
+  const target = findingTarget(
+    resolveTarget(parseTargetId(values.target), await loadCliTables(values.table ?? [], io)),
+  );
   const level = optionalFlag('fail-on', values['fail-on'], failOn);
   const disabled = (values.disable ?? []).flatMap((d) => d.split(','));
   const unknown = disabled.filter((code) => !(FINDING_CODES as readonly string[]).includes(code));
-  if (unknown.length > 0) throw new UsageError(`--disable ${unknown.join(',')}: unknown finding code; codes: ${FINDING_CODES.join(', ')}`);
+  if (unknown.length > 0)
+    throw new UsageError(`--disable ${unknown.join(',')}: unknown finding code; codes: ${FINDING_CODES.join(', ')}`);
   const { settings, problems } = parseFindingSettings({
     disabled,
-    rag: { maxTokens: optionalFlag('rag-max-tokens', values['rag-max-tokens'], positiveInt), maxShare: optionalFlag('rag-max-share', values['rag-max-share'], share) },
+    rag: {
+      maxTokens: optionalFlag('rag-max-tokens', values['rag-max-tokens'], positiveInt),
+      maxShare: optionalFlag('rag-max-share', values['rag-max-share'], share),
+    },
     cache: { minSharedTokens: optionalFlag('min-shared-tokens', values['min-shared-tokens'], positiveInt) },
   });
   if (problems.length > 0) throw new UsageError(problems.join('; '));

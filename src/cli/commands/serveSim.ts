@@ -31,22 +31,32 @@ export async function serveSimCommand(args: string[], io: CliIo): Promise<number
   const latency: SimLatencyModel = values.target
     ? targetLatencyModel(resolveTarget(parseTargetId(values.target), await loadCliTables(values.table ?? [], io)))
     : linearLatencyModel({
-    ...DEFAULT_LATENCY_PARAMS,
-    prefillTokensPerSecond: flag('prefill-tokens-per-s', values['prefill-tokens-per-s'], numberFlag(0, 1e9)),
-    prefillBaseMs: flag('prefill-base-ms', values['prefill-base-ms'], numberFlag(-1, 1e6)),
-    tpotBaseMs: flag('tpot-ms', values['tpot-ms'], numberFlag(-1, 1e6)),
-  });
+        ...DEFAULT_LATENCY_PARAMS,
+        prefillTokensPerSecond: flag('prefill-tokens-per-s', values['prefill-tokens-per-s'], numberFlag(0, 1e9)),
+        prefillBaseMs: flag('prefill-base-ms', values['prefill-base-ms'], numberFlag(-1, 1e6)),
+        tpotBaseMs: flag('tpot-ms', values['tpot-ms'], numberFlag(-1, 1e6)),
+      });
   const port = flag('port', values.port, intFlag(0, 65535));
   const defaultMaxTokens = flag('output-tokens', values['output-tokens'], intFlag(1, 100_000));
 
   let sim;
   try {
     const model = values.model ?? values.target;
-    sim = await startSimulator({ port, ...(model ? { model } : {}), latency, defaultMaxTokens, log: (line) => io.out(`${line}\n`) });
+    sim = await startSimulator({
+      port,
+      ...(model ? { model } : {}),
+      latency,
+      defaultMaxTokens,
+      log: (line) => io.out(`${line}\n`),
+    });
   } catch (error) {
-    throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new UsageError(
+      `cannot listen on 127.0.0.1:${port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
   }
-  io.err(`Try: prompt-lens bench PROMPT_FILE --base-url ${sim.url} --model ${sim.model}   (Ctrl-C stops the simulator)\n`);
+  io.err(
+    `Try: prompt-lens bench PROMPT_FILE --base-url ${sim.url} --model ${sim.model}   (Ctrl-C stops the simulator)\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -1,7 +1,21 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
-import { compareTargets, promptTokenCounter, selfHostedModel, type CompareResult, type WorkloadProfile } from '../compare';
+import {
+  compareTargets,
+  promptTokenCounter,
+  selfHostedModel,
+  type CompareResult,
+  type WorkloadProfile,
+} from '../compare';
 import type { PromptCount } from '../count';
-import { parseTargetId, resolveTarget, targetIdForModel, targetTokenizer, type CalibrationProfile, type ResolvedTarget, type Tables } from '../estimate';
+import {
+  parseTargetId,
+  resolveTarget,
+  targetIdForModel,
+  targetTokenizer,
+  type CalibrationProfile,
+  type ResolvedTarget,
+  type Tables,
+} from '../estimate';
 import { PrefixCacheAnalyser, updateInSlices } from '../findings/prefixCache';
 import { buildReport, ragFindings, suppressed, type PromptReport, type ReportFileInput } from '../findings/report';
 import { lineColumn } from '../findings/request';
@@ -128,7 +142,13 @@ export class AnalysisEngine {
       const counted = await this.countNow(config, request, edits);
       if (generation !== this.generation) return undefined;
       state.counted = counted;
-      return { version: counted.version, parsed: counted.parsed, counts: counted.counts, targets: counted.targets, ...(counted.frontMatterTarget ? { frontMatterTarget: counted.frontMatterTarget } : {}) };
+      return {
+        version: counted.version,
+        parsed: counted.parsed,
+        counts: counted.counts,
+        targets: counted.targets,
+        ...(counted.frontMatterTarget ? { frontMatterTarget: counted.frontMatterTarget } : {}),
+      };
     });
     state.queue = run.catch(() => undefined);
     return run;
@@ -145,7 +165,16 @@ export class AnalysisEngine {
       // Sliced, so a selection count or another document's request is answered in between.
       counts[id] ??= await this.counter(id).count({ key, fileName, text, version, edits, parsed });
     }
-    return { version, parsed, counts, targets, ...(fromFrontMatter ? { frontMatterTarget: fromFrontMatter } : {}), file, fileName, text };
+    return {
+      version,
+      parsed,
+      counts,
+      targets,
+      ...(fromFrontMatter ? { frontMatterTarget: fromFrontMatter } : {}),
+      file,
+      fileName,
+      text,
+    };
   }
 
   /**
@@ -155,7 +184,10 @@ export class AnalysisEngine {
   async findings(key: string, version: number): Promise<FindingsResult | undefined> {
     const config = this.configured();
     const generation = this.generation;
-    const current = () => (generation === this.generation && this.documents.get(key)?.counted?.version === version ? this.documents.get(key)!.counted : undefined);
+    const current = () =>
+      generation === this.generation && this.documents.get(key)?.counted?.version === version
+        ? this.documents.get(key)!.counted
+        : undefined;
     const counted = current();
     if (!counted) return undefined;
     const { file, text, parsed, targets } = counted;
@@ -164,11 +196,21 @@ export class AnalysisEngine {
     workspace.analyser.update(file, text, parsed);
     await nextTick();
     if (!current()) return undefined;
-    const input = { file, text, parsed, analyser: workspace.analyser, tokenizer: getTokenizer(workspace.target.tokenizer), costModel: workspace.target.model, settings: config.findings };
+    const input = {
+      file,
+      text,
+      parsed,
+      analyser: workspace.analyser,
+      tokenizer: getTokenizer(workspace.target.tokenizer),
+      costModel: workspace.target.model,
+      settings: config.findings,
+    };
     const rag = ragFindings(input).findings;
     await nextTick();
     if (!current()) return undefined;
-    const findings = withPositions(suppressed(input, [rag, workspace.analyser.findingsFor(file)]), (path) => (path === file ? text : workspace.analyser.textOf(path)));
+    const findings = withPositions(suppressed(input, [rag, workspace.analyser.findingsFor(file)]), (path) =>
+      path === file ? text : workspace.analyser.textOf(path),
+    );
     const count = counted.counts[workspace.target.tokenizer]!;
     const cacheable = cacheablePrefix(workspace.analyser, file, parsed, count);
     return { version, findings, ...(cacheable ? { cacheable } : {}) };
@@ -178,7 +220,11 @@ export class AnalysisEngine {
   async scan(targetId: string, sources: readonly ReportFileInput[]): Promise<void> {
     const config = this.configured();
     const workspace = this.workspace(config, resolveTarget(parseTargetId(targetId), config.tables));
-    const parsed = sources.map(({ path, text }) => ({ file: path, text, parsed: parsePrompt(path, text, { variablePatterns: config.variablePatterns }) }));
+    const parsed = sources.map(({ path, text }) => ({
+      file: path,
+      text,
+      parsed: parsePrompt(path, text, { variablePatterns: config.variablePatterns }),
+    }));
     await updateInSlices(workspace.analyser, parsed);
   }
 
@@ -195,8 +241,13 @@ export class AnalysisEngine {
     const config = this.configured();
     const counted = this.documents.get(key)?.counted;
     if (!counted) throw new Error('compare: the document has not been counted yet');
-    const candidates = [counted.parsed.settings.model, ...counted.targets.filter((t) => t.kind === 'self-hosted').map((t) => t.id.split('@')[0])];
-    const model = candidates.map((m) => (m ? selfHostedModel(config.tables, { promptModel: m }) : undefined)).find((m) => m !== undefined);
+    const candidates = [
+      counted.parsed.settings.model,
+      ...counted.targets.filter((t) => t.kind === 'self-hosted').map((t) => t.id.split('@')[0]),
+    ];
+    const model = candidates
+      .map((m) => (m ? selfHostedModel(config.tables, { promptModel: m }) : undefined))
+      .find((m) => m !== undefined);
     return compareTargets({
       tables: config.tables,
       profile: options.profile,
@@ -212,7 +263,11 @@ export class AnalysisEngine {
   report(inputs: readonly ReportFileInput[]): PromptReport {
     const config = this.configured();
     const target = findingTarget(config.targets[0]!);
-    return buildReport(inputs, { tokenizer: getTokenizer(target.tokenizer), costModel: target.model, settings: config.findings }, { variablePatterns: config.variablePatterns });
+    return buildReport(
+      inputs,
+      { tokenizer: getTokenizer(target.tokenizer), costModel: target.model, settings: config.findings },
+      { variablePatterns: config.variablePatterns },
+    );
   }
 
   forget(key: string): void {
@@ -247,7 +302,15 @@ export class AnalysisEngine {
     let workspace = this.workspaces.get(primary.id);
     if (!workspace) {
       const target = findingTarget(primary);
-      workspace = { target, analyser: new PrefixCacheAnalyser({ tokenizer: getTokenizer(target.tokenizer), costModel: target.model, settings: config.findings.cache, rag: config.findings.rag }) };
+      workspace = {
+        target,
+        analyser: new PrefixCacheAnalyser({
+          tokenizer: getTokenizer(target.tokenizer),
+          costModel: target.model,
+          settings: config.findings.cache,
+          rag: config.findings.rag,
+        }),
+      };
       this.workspaces.set(primary.id, workspace);
     }
     return workspace;
@@ -269,7 +332,10 @@ function withPositions(findings: Finding[], textOf: (file: string) => string | u
   });
 }
 
-function targetsFor(config: EngineConfig, frontMatterModel: string | undefined): { targets: ResolvedTarget[]; fromFrontMatter?: string } {
+function targetsFor(
+  config: EngineConfig,
+  frontMatterModel: string | undefined,
+): { targets: ResolvedTarget[]; fromFrontMatter?: string } {
   const id = frontMatterModel ? targetIdForModel(frontMatterModel, config.tables, config.targets[0]) : undefined;
   if (!id) return { targets: config.targets };
   const target = resolveTarget(parseTargetId(id), config.tables);
@@ -280,13 +346,27 @@ function targetsFor(config: EngineConfig, frontMatterModel: string | undefined):
  * Shared prefix with other workspace prompts when there is one, else the system prompt itself (it
  * repeats on every call) — cut where the first dynamic part (a variable, a date, a name) begins.
  */
-function cacheablePrefix(analyser: PrefixCacheAnalyser, file: string, parsed: ParsedPrompt, count: PromptCount): Cacheable | undefined {
+function cacheablePrefix(
+  analyser: PrefixCacheAnalyser,
+  file: string,
+  parsed: ParsedPrompt,
+  count: PromptCount,
+): Cacheable | undefined {
   const member = analyser.groupOf(file)?.members.find((m) => m.file === file);
-  if (member && member.cacheableTokens > 0) return { tokens: member.cacheableTokens, endOffset: member.prefixEnd, source: 'shared with other prompts' };
+  if (member && member.cacheableTokens > 0)
+    return { tokens: member.cacheableTokens, endOffset: member.prefixEnd, source: 'shared with other prompts' };
   const breaker = analyser.breakers(file)[0];
-  if (breaker) return breaker.cacheableNow > 0 ? { tokens: breaker.cacheableNow, endOffset: breaker.range.start, source: 'system prompt' } : undefined;
+  if (breaker)
+    return breaker.cacheableNow > 0
+      ? { tokens: breaker.cacheableNow, endOffset: breaker.range.start, source: 'system prompt' }
+      : undefined;
   const system = parsed.messages[0];
-  if (system && system.role === 'system' && parsed.messages.length > 1 && !parsed.variables.some((v) => v.range.start < system.range.end)) {
+  if (
+    system &&
+    system.role === 'system' &&
+    parsed.messages.length > 1 &&
+    !parsed.variables.some((v) => v.range.start < system.range.end)
+  ) {
     return { tokens: count.messages[0]?.tokens ?? 0, endOffset: system.range.end, source: 'system prompt' };
   }
   return undefined;

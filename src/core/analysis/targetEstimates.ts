@@ -38,15 +38,31 @@ export interface TargetEstimateInput {
   calibration?: CalibrationProfile;
 }
 
-export function estimateTarget({ target, count, cacheableTokens, slo, calibration }: TargetEstimateInput): TargetEstimate {
-  const request = { inputTokens: count.inputTokens, outputTokens: slo.outputTokens, concurrency: slo.concurrency, ...(calibration ? { calibration } : {}) };
+export function estimateTarget({
+  target,
+  count,
+  cacheableTokens,
+  slo,
+  calibration,
+}: TargetEstimateInput): TargetEstimate {
+  const request = {
+    inputTokens: count.inputTokens,
+    outputTokens: slo.outputTokens,
+    concurrency: slo.concurrency,
+    ...(calibration ? { calibration } : {}),
+  };
   const cold = estimate(target, request);
   const cachedTokens = Math.min(cacheableTokens, Math.max(0, count.inputTokens - 1));
   const warmEstimate = cachedTokens > 0 ? estimate(target, { ...request, cachedTokens }) : undefined;
   // A provider whose minimum the prefix misses computes it cold: no warm line then.
   const warm = warmEstimate && warmEstimate.ttftMs.p50 < cold.ttftMs.p50 ? warmEstimate : undefined;
   const contextWindow = target.kind === 'provider' ? target.provider.contextWindow : target.model.contextWindow;
-  const errors = count.inputTokens > contextWindow ? [`${count.inputTokens.toLocaleString('en-US')} tokens exceed ${targetLabel(target)}'s ${contextWindow.toLocaleString('en-US')}-token context window`] : [];
+  const errors =
+    count.inputTokens > contextWindow
+      ? [
+          `${count.inputTokens.toLocaleString('en-US')} tokens exceed ${targetLabel(target)}'s ${contextWindow.toLocaleString('en-US')}-token context window`,
+        ]
+      : [];
   return {
     id: target.id,
     label: targetLabel(target),
@@ -76,10 +92,18 @@ function advice(cold: Estimate, warm: Estimate | undefined, slo: Slo): { advice?
   if (slo.ttftMs !== null && ttftP99 > slo.ttftMs) {
     const atC = slo.concurrency > 1 ? ` at concurrency ${slo.concurrency}` : '';
     const cache = warm && warm.concurrencyTtftMs.p99 <= slo.ttftMs ? ' — a warm prefix cache meets it' : '';
-    return { advice: `TTFT p99 ≈ ${formatMs(ttftP99)} is over the ${formatMs(slo.ttftMs)} ${slo.name ?? ''} SLO${atC}${cache}`.replace('  ', ' ') };
+    return {
+      advice:
+        `TTFT p99 ≈ ${formatMs(ttftP99)} is over the ${formatMs(slo.ttftMs)} ${slo.name ?? ''} SLO${atC}${cache}`.replace(
+          '  ',
+          ' ',
+        ),
+    };
   }
-  if (slo.tpotMs !== null && cold.tpotMs.p50 > slo.tpotMs) return { advice: `TPOT ≈ ${formatMs(cold.tpotMs.p50)} is over the ${formatMs(slo.tpotMs)} SLO: decode is bandwidth-bound, more GPUs or a faster HBM helps` };
+  if (slo.tpotMs !== null && cold.tpotMs.p50 > slo.tpotMs)
+    return {
+      advice: `TPOT ≈ ${formatMs(cold.tpotMs.p50)} is over the ${formatMs(slo.tpotMs)} SLO: decode is bandwidth-bound, more GPUs or a faster HBM helps`,
+    };
   const fitNote = cold.notes.find((n) => n.includes('do not fit') || n.includes('KV cache'));
   return fitNote ? { advice: fitNote } : {};
 }
-

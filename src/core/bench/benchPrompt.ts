@@ -10,7 +10,10 @@ export type BenchMessages = { ok: true; messages: ChatMessage[] } | { ok: false;
 export function benchMessages(prompt: ParsedPrompt): BenchMessages {
   const unfilled = unfilledVariables(prompt);
   if (unfilled.length > 0) {
-    return { ok: false, error: `the prompt has variables without sample values (${listNames(unfilled)}); give them sample data before benchmarking` };
+    return {
+      ok: false,
+      error: `the prompt has variables without sample values (${listNames(unfilled)}); give them sample data before benchmarking`,
+    };
   }
   const messages = prompt.messages.map((m) => ({ role: m.role, content: m.rendered }));
   if (messages.length === 0 || messages.every((m) => m.content.trim() === '')) {
@@ -27,7 +30,9 @@ export function benchMessages(prompt: ParsedPrompt): BenchMessages {
  * prefix cache can serve any of it.
  */
 export function nonceSource(random: () => number = Math.random): () => string {
-  const run = Math.floor(random() * 36 ** 6).toString(36).padStart(6, '0');
+  const run = Math.floor(random() * 36 ** 6)
+    .toString(36)
+    .padStart(6, '0');
   let counter = 0;
   return () => `${run}${(counter++).toString(36)}`;
 }

@@ -66,7 +66,10 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
   const fail = (error: RequestError): RequestRecord => ({ ...record, ok: false, error });
   const abortError = (): RequestError =>
     abortedBy === 'timeout'
-      ? { class: 'timeout', message: `no complete response within ${options.timeoutMs} ms${record.ttftMs === undefined ? ' (no content token yet)' : ''}` }
+      ? {
+          class: 'timeout',
+          message: `no complete response within ${options.timeoutMs} ms${record.ttftMs === undefined ? ' (no content token yet)' : ''}`,
+        }
       : { class: 'cancelled', message: 'cancelled' };
 
   try {
@@ -82,7 +85,11 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
       await readBounded(response, 0);
       const location = response.header('location');
       const where = location ? ` to ${safeOrigin(location, request.url)}` : '';
-      return fail({ class: 'redirect', status: response.status, message: `HTTP ${response.status} redirect${where} not followed, so the API key is not sent to another address; use the final URL as the base URL` });
+      return fail({
+        class: 'redirect',
+        status: response.status,
+        message: `HTTP ${response.status} redirect${where} not followed, so the API key is not sent to another address; use the final URL as the base URL`,
+      });
     }
     if (response.status < 200 || response.status >= 300) {
       const body = await readBounded(response);
@@ -92,7 +99,11 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
     if (!STREAM_TYPES[request.wire.framing].test(contentType)) {
       const said = endpointMessage(await readBounded(response));
       const type = contentType.split(';')[0] || 'no content type';
-      return fail({ class: 'not-event-stream', status: response.status, message: redact(`expected a streaming response but got ${type}${said ? `: ${said}` : ''}`, secrets) });
+      return fail({
+        class: 'not-event-stream',
+        status: response.status,
+        message: redact(`expected a streaming response but got ${type}${said ? `: ${said}` : ''}`, secrets),
+      });
     }
 
     const framing = createFraming(request.wire.framing);
@@ -116,13 +127,24 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
     } catch (error) {
       // Closing the body on a problem gives up the connection; the stream cannot be trusted.
       void chunks.return?.().catch(() => undefined);
-      if (error instanceof StreamProblem) return fail({ ...error.problem, message: redact(error.problem.message, secrets) });
+      if (error instanceof StreamProblem)
+        return fail({ ...error.problem, message: redact(error.problem.message, secrets) });
       if (error instanceof LineTooLongError) return fail({ class: 'bad-stream', message: error.message });
       const code = (error as { code?: unknown }).code;
       if (typeof code === 'string' && code.startsWith('Z_')) {
-        return fail({ class: 'bad-stream', message: `the body is not valid ${response.header('content-encoding')} data (${code})` });
+        return fail({
+          class: 'bad-stream',
+          message: `the body is not valid ${response.header('content-encoding')} data (${code})`,
+        });
       }
-      return fail(abortedBy ? abortError() : { class: 'connection', message: `stream broke after ${state.contentChunks} content chunks: ${networkErrorMessage(error, secrets)}` });
+      return fail(
+        abortedBy
+          ? abortError()
+          : {
+              class: 'connection',
+              message: `stream broke after ${state.contentChunks} content chunks: ${networkErrorMessage(error, secrets)}`,
+            },
+      );
     }
     return state.result(options.countTokens, fail);
   } finally {
@@ -155,8 +177,13 @@ class StreamState {
     for (const frame of frames) {
       if (this.finished) return;
       const info = this.wire.interpret(frame);
-      if (info.malformed) throw new StreamProblem({ class: 'bad-stream', message: `unreadable stream event: ${info.malformed}` });
-      if (info.error !== undefined) throw new StreamProblem({ class: 'stream-error', message: `the endpoint reported an error inside the stream: ${info.error}` });
+      if (info.malformed)
+        throw new StreamProblem({ class: 'bad-stream', message: `unreadable stream event: ${info.malformed}` });
+      if (info.error !== undefined)
+        throw new StreamProblem({
+          class: 'stream-error',
+          message: `the endpoint reported an error inside the stream: ${info.error}`,
+        });
       if (info.text) this.content(info.text, at);
       if (info.inputTokens !== undefined) this.record.inputTokens = info.inputTokens;
       if (info.outputTokens !== undefined) this.usageOutput = info.outputTokens;
@@ -169,7 +196,10 @@ class StreamState {
     this.text += text;
     this.contentChunks++;
     if (this.text.length > MAX_OUTPUT_CHARS || this.contentChunks > MAX_CONTENT_CHUNKS) {
-      throw new StreamProblem({ class: 'bad-stream', message: `the stream sent more than ${MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters or ${MAX_CONTENT_CHUNKS.toLocaleString('en-US')} chunks of output; stopped` });
+      throw new StreamProblem({
+        class: 'bad-stream',
+        message: `the stream sent more than ${MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters or ${MAX_CONTENT_CHUNKS.toLocaleString('en-US')} chunks of output; stopped`,
+      });
     }
     if (this.lastContentAt === undefined) this.record.ttftMs = at - this.record.startMs;
     else this.record.itlMs.push(at - this.lastContentAt);
@@ -179,7 +209,10 @@ class StreamState {
   result(countTokens: (text: string) => number, fail: (e: RequestError) => RequestRecord): RequestRecord {
     const r = this.record;
     if (this.lastContentAt === undefined || r.ttftMs === undefined) {
-      const why = this.usageOutput !== undefined || this.finish ? ' (only role, usage or finish chunks' + (this.finish ? `; finish reason ${this.finish}` : '') + ')' : '';
+      const why =
+        this.usageOutput !== undefined || this.finish
+          ? ' (only role, usage or finish chunks' + (this.finish ? `; finish reason ${this.finish}` : '') + ')'
+          : '';
       return fail({ class: 'no-content', message: `the stream ended without any content token${why}` });
     }
     r.e2eMs = this.lastContentAt - r.startMs;

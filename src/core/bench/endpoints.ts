@@ -20,7 +20,8 @@ export const endpointConfigSchema = z.object({
     .record(z.string(), z.string())
     .optional()
     .refine((h) => !h || Object.keys(h).every((name) => !SECRET_HEADERS.has(name.toLowerCase())), {
-      error: 'must not hold credentials (Authorization, x-api-key…); the key comes from the environment or secret storage',
+      error:
+        'must not hold credentials (Authorization, x-api-key…); the key comes from the environment or secret storage',
     }),
 });
 export type EndpointConfig = z.output<typeof endpointConfigSchema>;
@@ -28,7 +29,8 @@ export type EndpointConfig = z.output<typeof endpointConfigSchema>;
 export const endpointListSchema = z.array(endpointConfigSchema).superRefine((list, ctx) => {
   const seen = new Set<string>();
   list.forEach((e, i) => {
-    if (seen.has(e.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate endpoint name '${e.name}'` });
+    if (seen.has(e.name))
+      ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate endpoint name '${e.name}'` });
     seen.add(e.name);
   });
 });
@@ -52,10 +54,16 @@ export function loadEndpointsFile(text: string, source: string): Loaded<Endpoint
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return { ok: false, error: `${source}: not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      ok: false,
+      error: `${source}: not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
   const list = Array.isArray(json) ? json : (json as { endpoints?: unknown } | null)?.endpoints;
-  if (!Array.isArray(list)) return { ok: false, error: `${source}: expected a JSON array of endpoints or an object with an "endpoints" array` };
+  if (!Array.isArray(list))
+    return { ok: false, error: `${source}: expected a JSON array of endpoints or an object with an "endpoints" array` };
   const parsed = endpointListSchema.safeParse(list);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: `${source}: ${describeIssues(parsed.error)}` };
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, error: `${source}: ${describeIssues(parsed.error)}` };
 }

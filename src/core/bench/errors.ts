@@ -25,7 +25,11 @@ export function endpointMessage(body: string): string {
   try {
     const json = JSON.parse(text) as { error?: unknown; message?: unknown; detail?: unknown };
     const candidate =
-      (typeof json.error === 'object' && json.error !== null ? (json.error as { message?: unknown }).message : json.error) ?? json.message ?? json.detail;
+      (typeof json.error === 'object' && json.error !== null
+        ? (json.error as { message?: unknown }).message
+        : json.error) ??
+      json.message ??
+      json.detail;
     if (typeof candidate === 'string' && candidate.length > 0) return clip(candidate);
   } catch {
     // Not JSON: fall through to the text itself.
@@ -55,7 +59,12 @@ const STATUS_HINT: Record<number, string> = {
   504: 'gateway timeout',
 };
 
-export function httpError(status: number, body: string, retryAfter: number | undefined, secrets: readonly string[]): RequestError {
+export function httpError(
+  status: number,
+  body: string,
+  retryAfter: number | undefined,
+  secrets: readonly string[],
+): RequestError {
   const hint = STATUS_HINT[status] ?? (status >= 500 ? 'server error' : 'request failed');
   const said = endpointMessage(body);
   const wait = retryAfter !== undefined ? `; retry after ${Math.round(retryAfter / 1000)} s` : '';
@@ -86,7 +95,8 @@ export function networkErrorMessage(error: unknown, secrets: readonly string[]):
     const nested = (e as { errors?: unknown[] }).errors?.[0];
     const code = (e as { code?: unknown }).code ?? (nested as { code?: unknown } | undefined)?.code;
     if (typeof code === 'string') {
-      if (/CERT|TLS|SSL/.test(code)) return redact(`TLS error (${code}): the server's certificate was not accepted`, secrets);
+      if (/CERT|TLS|SSL/.test(code))
+        return redact(`TLS error (${code}): the server's certificate was not accepted`, secrets);
       if (NETWORK_CODES[code]) return `${NETWORK_CODES[code]} (${code})`;
     }
   }

@@ -51,7 +51,8 @@ export class SseParser {
 export function createFraming(kind: FramingKind): Framing {
   const lines = new LineSplitter();
   if (kind === 'ndjson') {
-    const frames = (all: string[]): Frame[] => all.filter((l) => l.trim() !== '').map((data) => ({ event: 'message', data }));
+    const frames = (all: string[]): Frame[] =>
+      all.filter((l) => l.trim() !== '').map((data) => ({ event: 'message', data }));
     return { push: (bytes) => frames(lines.push(bytes)), end: () => frames(lines.end()) };
   }
   const parser = new SseParser();

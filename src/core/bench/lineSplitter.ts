@@ -57,7 +57,9 @@ export class LineSplitter {
 
   private check(length: number): void {
     if (length > this.maxLineChars) {
-      throw new LineTooLongError(`a line of the stream exceeded ${this.maxLineChars.toLocaleString('en-US')} characters without a line end`);
+      throw new LineTooLongError(
+        `a line of the stream exceeded ${this.maxLineChars.toLocaleString('en-US')} characters without a line end`,
+      );
     }
   }
 }

@@ -1,10 +1,18 @@
-import { estimate, parseTargetId, resolveTarget, targetTokenizerId, type CalibrationProfile, type Tables } from '../estimate';
+import {
+  estimate,
+  parseTargetId,
+  resolveTarget,
+  targetTokenizerId,
+  type CalibrationProfile,
+  type Tables,
+} from '../estimate';
 import type { ChatMessage } from '../prompt/types';
 import { withChatOverhead } from '../tokenize/chatOverhead';
 import { resolveTokenizerId } from '../tokenize/models';
 import { getTokenizer } from '../tokenize/registry';
 
-export type Prediction = { ok: true; ttftMs: number; tpotMs: number; inputTokens: number } | { ok: false; error: string };
+export type Prediction =
+  { ok: true; ttftMs: number; tpotMs: number; inputTokens: number } | { ok: false; error: string };
 
 /** Input tokens of the messages as a target's tokenizer counts them (content + chat overhead). */
 export function messageTokenCounter(messages: readonly ChatMessage[]): (tokenizerName: string) => number {
@@ -19,7 +27,13 @@ export function messageTokenCounter(messages: readonly ChatMessage[]): (tokenize
  * What the estimation engine predicts for an endpoint mapped to a target (cold prompt, one request
  * at a time), to show beside the measurement. A measured calibration profile replaces the model.
  */
-export function predictEndpoint(tables: Tables, targetId: string, countInput: (tokenizerName: string) => number, outputTokens: number, calibrationFor?: (resolvedId: string) => CalibrationProfile | undefined): Prediction {
+export function predictEndpoint(
+  tables: Tables,
+  targetId: string,
+  countInput: (tokenizerName: string) => number,
+  outputTokens: number,
+  calibrationFor?: (resolvedId: string) => CalibrationProfile | undefined,
+): Prediction {
   try {
     const target = resolveTarget(parseTargetId(targetId), tables);
     const inputTokens = countInput(targetTokenizerId(target));

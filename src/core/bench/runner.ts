@@ -54,7 +54,12 @@ export interface BenchOptions {
   predicted?: { ttftMs?: number; tpotMs?: number };
 }
 
-export function buildStreamRequest(endpoint: EndpointConfig, apiKey: string | undefined, messages: ChatMessage[], maxTokens: number): StreamRequest {
+export function buildStreamRequest(
+  endpoint: EndpointConfig,
+  apiKey: string | undefined,
+  messages: ChatMessage[],
+  maxTokens: number,
+): StreamRequest {
   const wire = WIRE_FORMATS[endpoint.kind];
   return {
     url: `${endpoint.baseUrl}${wire.path}`,
@@ -106,7 +111,8 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
   // Requests are built once per run, not per request: serialising a large prompt on the loop that
   // timestamps the other streams would add its milliseconds to their timings. Cold bodies differ
   // only in the nonce, written into a slot of the one serialised body.
-  const request = (messages: ChatMessage[]) => buildStreamRequest(options.endpoint, options.apiKey, messages, options.maxTokens);
+  const request = (messages: ChatMessage[]) =>
+    buildStreamRequest(options.endpoint, options.apiKey, messages, options.maxTokens);
   const slot = `PROMPTLENSNONCESLOT${nonce()}`;
   let warmRequest: StreamRequest | undefined;
   let coldRequest: StreamRequest | undefined;
@@ -156,7 +162,14 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
       const record = await measure(cache);
       records.push(record);
       if (!record.ok && record.error?.class !== 'cancelled') failed++;
-      options.onProgress?.({ cache, level: level.label, done: records.length, total: options.requests, failed, lastTtftMs: record.ttftMs });
+      options.onProgress?.({
+        cache,
+        level: level.label,
+        done: records.length,
+        total: options.requests,
+        failed,
+        lastTtftMs: record.ttftMs,
+      });
     };
     const t0 = now();
     if ('concurrency' in level) {
@@ -209,7 +222,9 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
       options: {
         requests: options.requests,
         warmup: options.warmup ?? 1,
-        ...(options.ratePerSecond !== undefined ? { ratePerSecond: options.ratePerSecond } : { concurrency: levels.map((l) => ('concurrency' in l ? l.concurrency : 0)) }),
+        ...(options.ratePerSecond !== undefined
+          ? { ratePerSecond: options.ratePerSecond }
+          : { concurrency: levels.map((l) => ('concurrency' in l ? l.concurrency : 0)) }),
         cache: options.cache,
         maxTokens: options.maxTokens,
         timeoutMs: options.timeoutMs,
@@ -228,7 +243,9 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
 }
 
 function levelShape(level: Level): Pick<LevelResult, 'label' | 'concurrency' | 'ratePerSecond'> {
-  return 'concurrency' in level ? { label: level.label, concurrency: level.concurrency } : { label: level.label, ratePerSecond: level.ratePerSecond };
+  return 'concurrency' in level
+    ? { label: level.label, concurrency: level.concurrency }
+    : { label: level.label, ratePerSecond: level.ratePerSecond };
 }
 
 /** Cold over warm median TTFT per level both modes measured. */

@@ -71,7 +71,9 @@ export function summarizeLevel(records: readonly RequestRecord[], durationMs: nu
     tpotMs: distribution(pick((r) => r.tpotMs)),
     itlMs: distribution(ok.flatMap((r) => r.itlMs)),
     e2eMs: distribution(pick((r) => r.e2eMs)),
-    outputTokensPerSecond: distribution(pick((r) => (r.outputTokens !== undefined && r.e2eMs ? (r.outputTokens * 1000) / r.e2eMs : undefined))),
+    outputTokensPerSecond: distribution(
+      pick((r) => (r.outputTokens !== undefined && r.e2eMs ? (r.outputTokens * 1000) / r.e2eMs : undefined)),
+    ),
     aggregateOutputTokensPerSecond: perSecond(outputTokens),
     requestsPerSecond: perSecond(ok.length),
     goodput: perSecond(good),
@@ -100,7 +102,10 @@ export function sloVerdict(modes: readonly ModeResult[], minShare: number): SloV
   const failures = modes.flatMap((m) =>
     m.levels
       .filter((l) => !levelPasses(l.summary, minShare))
-      .map((l) => `${m.cache} ${l.label}: ${Math.round(l.summary.sloShare * 100)}% met the SLOs (needs ${Math.round(minShare * 100)}%)`),
+      .map(
+        (l) =>
+          `${m.cache} ${l.label}: ${Math.round(l.summary.sloShare * 100)}% met the SLOs (needs ${Math.round(minShare * 100)}%)`,
+      ),
   );
   return { pass: failures.length === 0 && modes.some((m) => m.levels.length > 0), failures };
 }

@@ -25,7 +25,13 @@ export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 /** Adapts a fetch (the global one, or a scripted one in tests) to the transport the client uses. */
 export function fetchTransport(fetchFn: FetchLike): Transport {
   return async (url, init) => {
-    const response = await fetchFn(url, { method: 'POST', headers: init.headers, body: init.body, signal: init.signal, redirect: 'manual' });
+    const response = await fetchFn(url, {
+      method: 'POST',
+      headers: init.headers,
+      body: init.body,
+      signal: init.signal,
+      redirect: 'manual',
+    });
     const empty: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: async function* () {} };
     return {
       // A browser-style opaque redirect hides its status; it is still a redirect.
@@ -69,14 +75,21 @@ export const httpTransport: Transport = (url, init) =>
     req.end(init.body);
   });
 
-const DECODERS: Record<string, () => Transform> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
+const DECODERS: Record<string, () => Transform> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
 
 /**
  * We ask for `identity`, but a server may compress anyway (fetch would decode it silently). A body
  * that is not what its header claims fails with a zlib `Z_…` error the client reports as bad-stream.
  */
 function decoded(res: IncomingMessage): AsyncIterable<Uint8Array> {
-  const encoding = String(res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = String(res.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
   const decoder = DECODERS[encoding];
   if (!decoder) return res;
   const stream = decoder();

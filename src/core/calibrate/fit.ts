@@ -43,7 +43,13 @@ export function fitTtft(samples: readonly Sample[]): TtftFit | undefined {
 
 /** The fit as the estimation engine's calibration profile; TPOT is the measured median. */
 export function toProfile(fit: TtftFit, tpotMs: number, date: string): CalibrationProfile {
-  return { ttftBaseMs: Math.max(0, fit.a), msPerInputToken: Math.max(0, fit.b), ...(fit.c !== undefined ? { msPerInputToken2: fit.c } : {}), tpotMs, date };
+  return {
+    ttftBaseMs: Math.max(0, fit.a),
+    msPerInputToken: Math.max(0, fit.b),
+    ...(fit.c !== undefined ? { msPerInputToken2: fit.c } : {}),
+    tpotMs,
+    date,
+  };
 }
 
 function evaluate(points: readonly Sample[], coef: number[], model: TtftFit['model']): TtftFit {
@@ -56,7 +62,14 @@ function evaluate(points: readonly Sample[], coef: number[], model: TtftFit['mod
     ssTot += (p.ttftMs - mean) ** 2;
   }
   const r2 = ssTot === 0 ? (ssRes === 0 ? 1 : 0) : 1 - ssRes / ssTot;
-  return { a: coef[0] ?? 0, b: coef[1] ?? 0, ...(model === 'quadratic' ? { c: coef[2] ?? 0 } : {}), r2, rmseMs: Math.sqrt(ssRes / points.length), model };
+  return {
+    a: coef[0] ?? 0,
+    b: coef[1] ?? 0,
+    ...(model === 'quadratic' ? { c: coef[2] ?? 0 } : {}),
+    r2,
+    rmseMs: Math.sqrt(ssRes / points.length),
+    model,
+  };
 }
 
 /** Polynomial least squares via the normal equations (degree ≤ 2, n scaled for conditioning). */

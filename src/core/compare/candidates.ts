@@ -1,4 +1,14 @@
-import { closestIds, lookupModelName, memoryFit, resolveTarget, TargetError, type Deployment, type ModelRow, type ResolvedTarget, type Tables } from '../estimate';
+import {
+  closestIds,
+  lookupModelName,
+  memoryFit,
+  resolveTarget,
+  TargetError,
+  type Deployment,
+  type ModelRow,
+  type ResolvedTarget,
+  type Tables,
+} from '../estimate';
 
 /** Tensor-parallel sizes tried, smallest first: powers of two up to eight 8-GPU nodes. */
 export const GPU_COUNTS: readonly number[] = [1, 2, 4, 8, 16, 32, 64];
@@ -13,10 +23,14 @@ export function fewestGpus(deployment: Omit<Deployment, 'gpus'>, kvTokens: numbe
  * (`llama-3.1-70b`) or a provider model served from one (`groq/llama-3.3-70b-versatile`). A chosen id that is
  * neither throws a TargetError naming the closest model ids.
  */
-export function selfHostedModel(tables: Tables, choice: { chosen?: string; promptModel?: string }): ModelRow | undefined {
+export function selfHostedModel(
+  tables: Tables,
+  choice: { chosen?: string; promptModel?: string },
+): ModelRow | undefined {
   if (choice.chosen !== undefined) {
     const model = openWeightModel(tables, choice.chosen);
-    if (!model) throw new TargetError(`unknown model '${choice.chosen}'`, closestIds(choice.chosen, [...tables.models.keys()]));
+    if (!model)
+      throw new TargetError(`unknown model '${choice.chosen}'`, closestIds(choice.chosen, [...tables.models.keys()]));
     return model;
   }
   return choice.promptModel === undefined ? undefined : openWeightModel(tables, choice.promptModel);
@@ -46,11 +60,16 @@ export function selfHostedCandidates(model: ModelRow, tables: Tables, kvTokens: 
     for (const precision of model.precisions) {
       const fewest = fewestGpus({ model, hardware, efficiency, precision }, kvTokens);
       if (fewest === undefined) {
-        skipped.push(`${model.id}@${hardware.id}:${precision}: weights + KV cache for ${kvTokens.toLocaleString('en-US')} tokens do not fit on ${GPU_COUNTS[GPU_COUNTS.length - 1]} GPUs`);
+        skipped.push(
+          `${model.id}@${hardware.id}:${precision}: weights + KV cache for ${kvTokens.toLocaleString('en-US')} tokens do not fit on ${GPU_COUNTS[GPU_COUNTS.length - 1]} GPUs`,
+        );
         continue;
       }
       for (const gpus of [fewest, fewest * 2]) {
-        const target = resolveTarget({ kind: 'self-hosted', model: model.id, hardware: hardware.id, gpus, precision }, tables);
+        const target = resolveTarget(
+          { kind: 'self-hosted', model: model.id, hardware: hardware.id, gpus, precision },
+          tables,
+        );
         if (target.kind === 'self-hosted') targets.push(target);
       }
     }

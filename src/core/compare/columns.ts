@@ -1,7 +1,18 @@
 import type { CompareRow } from './rows';
 
 /** The comparison table's columns, shared by the CLI table and the webview. */
-export type ColumnKey = 'target' | 'kind' | 'ttftP50' | 'ttftP99' | 'coldTtftP99' | 'tpot' | 'e2e' | 'costPer1k' | 'costPerM' | 'throughput' | 'verdict';
+export type ColumnKey =
+  | 'target'
+  | 'kind'
+  | 'ttftP50'
+  | 'ttftP99'
+  | 'coldTtftP99'
+  | 'tpot'
+  | 'e2e'
+  | 'costPer1k'
+  | 'costPerM'
+  | 'throughput'
+  | 'verdict';
 
 export interface Column {
   key: ColumnKey;
@@ -13,22 +24,66 @@ export interface Column {
   format: (row: CompareRow) => string;
 }
 
-export const formatMs = (v: number): string => (v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : v >= 100 ? `${Math.round(v)} ms` : `${v.toFixed(1)} ms`);
+export const formatMs = (v: number): string =>
+  v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : v >= 100 ? `${Math.round(v)} ms` : `${v.toFixed(1)} ms`;
 export const formatUsd = (v: number): string => `$${v < 1 ? v.toFixed(3) : v.toFixed(2)}`;
 
 export const COLUMNS: readonly Column[] = [
   { key: 'target', title: 'Target', numeric: false, value: (r) => r.target, format: (r) => r.target },
   { key: 'kind', title: 'Kind', numeric: false, value: (r) => r.kind, format: (r) => r.kind },
-  { key: 'ttftP50', title: 'TTFT p50', numeric: true, value: (r) => r.ttftMs.p50, format: (r) => formatMs(r.ttftMs.p50) },
-  { key: 'ttftP99', title: 'TTFT p99', numeric: true, value: (r) => r.ttftMs.p99, format: (r) => formatMs(r.ttftMs.p99) },
-  { key: 'coldTtftP99', title: 'cold p99', numeric: true, warmOnly: true, value: (r) => r.coldTtftMs.p99, format: (r) => formatMs(r.coldTtftMs.p99) },
+  {
+    key: 'ttftP50',
+    title: 'TTFT p50',
+    numeric: true,
+    value: (r) => r.ttftMs.p50,
+    format: (r) => formatMs(r.ttftMs.p50),
+  },
+  {
+    key: 'ttftP99',
+    title: 'TTFT p99',
+    numeric: true,
+    value: (r) => r.ttftMs.p99,
+    format: (r) => formatMs(r.ttftMs.p99),
+  },
+  {
+    key: 'coldTtftP99',
+    title: 'cold p99',
+    numeric: true,
+    warmOnly: true,
+    value: (r) => r.coldTtftMs.p99,
+    format: (r) => formatMs(r.coldTtftMs.p99),
+  },
   { key: 'tpot', title: 'TPOT', numeric: true, value: (r) => r.tpotMs, format: (r) => formatMs(r.tpotMs) },
   { key: 'e2e', title: 'E2E', numeric: true, value: (r) => r.e2eMs, format: (r) => formatMs(r.e2eMs) },
-  { key: 'costPer1k', title: '$/1k calls', numeric: true, value: (r) => r.costPer1kCallsUsd, format: (r) => formatUsd(r.costPer1kCallsUsd) },
-  { key: 'costPerM', title: '$/M output', numeric: true, value: (r) => r.costPerMOutputUsd, format: (r) => formatUsd(r.costPerMOutputUsd) },
-  { key: 'throughput', title: 'tok/s', numeric: true, value: (r) => r.throughputTokPerS, format: (r) => Math.round(r.throughputTokPerS).toLocaleString('en-US') },
+  {
+    key: 'costPer1k',
+    title: '$/1k calls',
+    numeric: true,
+    value: (r) => r.costPer1kCallsUsd,
+    format: (r) => formatUsd(r.costPer1kCallsUsd),
+  },
+  {
+    key: 'costPerM',
+    title: '$/M output',
+    numeric: true,
+    value: (r) => r.costPerMOutputUsd,
+    format: (r) => formatUsd(r.costPerMOutputUsd),
+  },
+  {
+    key: 'throughput',
+    title: 'tok/s',
+    numeric: true,
+    value: (r) => r.throughputTokPerS,
+    format: (r) => Math.round(r.throughputTokPerS).toLocaleString('en-US'),
+  },
   // Sorting by verdict puts meeting rows ('') first, failing ones grouped by how they fail.
-  { key: 'verdict', title: 'SLO', numeric: false, value: (r) => (r.meetsSlo ? '' : r.verdict), format: (r) => (r.meetsSlo ? 'meets' : r.verdict) },
+  {
+    key: 'verdict',
+    title: 'SLO',
+    numeric: false,
+    value: (r) => (r.meetsSlo ? '' : r.verdict),
+    format: (r) => (r.meetsSlo ? 'meets' : r.verdict),
+  },
 ];
 
 /** The columns for these rows: `cold p99` only when some row has a cached prefix. */

@@ -1,5 +1,12 @@
 import { countPrompt, type PromptCount } from '../count';
-import { tokenizerIdForName, type CalibrationProfile, type ModelRow, type PromptTokens, type ResolvedTarget, type Tables } from '../estimate';
+import {
+  tokenizerIdForName,
+  type CalibrationProfile,
+  type ModelRow,
+  type PromptTokens,
+  type ResolvedTarget,
+  type Tables,
+} from '../estimate';
 import type { ParsedPrompt } from '../prompt/types';
 import { getTokenizer } from '../tokenize/registry';
 import type { TokenizerId } from '../tokenize/types';
@@ -35,7 +42,12 @@ export interface CompareResult {
 
 export function compareTargets(request: CompareRequest): CompareResult {
   const { tables, profile, model } = request;
-  const ctx = { profile, cachedTokens: request.cachedTokens ?? 0, countTokens: request.countTokens, ...(request.calibrationFor ? { calibrationFor: request.calibrationFor } : {}) };
+  const ctx = {
+    profile,
+    cachedTokens: request.cachedTokens ?? 0,
+    countTokens: request.countTokens,
+    ...(request.calibrationFor ? { calibrationFor: request.calibrationFor } : {}),
+  };
   const skipped: string[] = [];
   const targets: ResolvedTarget[] = [...providerCandidates(tables)];
   if (model) {
@@ -52,7 +64,13 @@ export function compareTargets(request: CompareRequest): CompareResult {
     if (evaluated.skipped) skipped.push(evaluated.skipped);
   }
   addCheaperWiderNotes(rows);
-  return { profile, model: model?.id ?? null, rows: sortRows(rows, profile.rankBy), assumptions: assumptions(profile, model, rows), skipped };
+  return {
+    profile,
+    model: model?.id ?? null,
+    rows: sortRows(rows, profile.rankBy),
+    assumptions: assumptions(profile, model, rows),
+    skipped,
+  };
 }
 
 function assumptions(profile: WorkloadProfile, model: ModelRow | undefined, rows: CompareRow[]): string[] {
@@ -68,7 +86,8 @@ function assumptions(profile: WorkloadProfile, model: ModelRow | undefined, rows
     '$ per million output tokens: the whole call (input and output) ÷ its output tokens.',
     `Throughput: self-hosted, output tokens/s of one replica at batch ${c}; provider, ${c} concurrent streams of this client.`,
   ];
-  if (rows.some((r) => !r.tokensExact)) lines.push("Token counts are approximate for targets whose tokenizer is not available (o200k_base stands in).");
+  if (rows.some((r) => !r.tokensExact))
+    lines.push('Token counts are approximate for targets whose tokenizer is not available (o200k_base stands in).');
   return lines;
 }
 
@@ -77,7 +96,10 @@ function assumptions(profile: WorkloadProfile, model: ModelRow | undefined, rows
  * gpt-4.1 are both o200k_base; a 2 MB chat file took 29 s when every name re-parsed it). Counts
  * already made (the editor's, per tokenizer) are used as they are.
  */
-export function promptTokenCounter(parsed: ParsedPrompt, known: Partial<Record<TokenizerId, PromptCount>> = {}): (tokenizer: string | undefined) => PromptTokens {
+export function promptTokenCounter(
+  parsed: ParsedPrompt,
+  known: Partial<Record<TokenizerId, PromptCount>> = {},
+): (tokenizer: string | undefined) => PromptTokens {
   const counts = new Map<TokenizerId, PromptTokens>();
   return (tokenizer) => {
     const id = tokenizerIdForName(tokenizer);
@@ -95,6 +117,9 @@ export function promptTokenCounter(parsed: ParsedPrompt, known: Partial<Record<T
 export function cheapestMeetingLine(result: CompareResult): string {
   const best = cheapestMeeting(result.rows, result.profile.rankBy);
   if (!best) return `No target meets the ${result.profile.name} SLO for this prompt`;
-  const cost = result.profile.rankBy === 'costPer1kCalls' ? `${formatUsd(best.costPer1kCallsUsd)} per 1,000 calls` : `${formatUsd(best.costPerMOutputUsd)} per M output tokens`;
+  const cost =
+    result.profile.rankBy === 'costPer1kCalls'
+      ? `${formatUsd(best.costPer1kCallsUsd)} per 1,000 calls`
+      : `${formatUsd(best.costPerMOutputUsd)} per M output tokens`;
   return `Cheapest meeting the ${result.profile.name} SLO: ${best.target}, ${cost} (TTFT p99 ${formatMs(best.ttftMs.p99)}, TPOT ${formatMs(best.tpotMs)})`;
 }

@@ -13,5 +13,7 @@ export function promptSloSettings(text: string): { slo?: SloSettings; problems: 
   const profile = value !== null && typeof value === 'object' ? (value as { profile?: unknown }).profile : undefined;
   if (profile === undefined) return { problems: [] };
   const parsed = parseSloSettings(typeof profile === 'string' ? { profile } : profile);
-  return parsed.slo ? { slo: parsed.slo, problems: [] } : { problems: parsed.problems.map((p) => `front matter profile.${p}`) };
+  return parsed.slo
+    ? { slo: parsed.slo, problems: [] }
+    : { problems: parsed.problems.map((p) => `front matter profile.${p}`) };
 }

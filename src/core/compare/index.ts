@@ -1,10 +1,32 @@
 // Public API of target comparison (pure TypeScript; no vscode import).
-export { PROFILES, PROFILE_NAMES, sloSchema, parseSloSettings, resolveProfile, describeProfile, type WorkloadProfile, type ProfileName, type SloSettings } from './profiles';
+export {
+  PROFILES,
+  PROFILE_NAMES,
+  sloSchema,
+  parseSloSettings,
+  resolveProfile,
+  describeProfile,
+  type WorkloadProfile,
+  type ProfileName,
+  type SloSettings,
+} from './profiles';
 export { GPU_COUNTS, fewestGpus, selfHostedModel, selfHostedCandidates, providerCandidates } from './candidates';
-export { replicaTimePerCall, selfHostedCallUsd, replicaTokensPerSecond, type PrefillWork, type ReplicaTime } from './selfHostedCost';
+export {
+  replicaTimePerCall,
+  selfHostedCallUsd,
+  replicaTokensPerSecond,
+  type PrefillWork,
+  type ReplicaTime,
+} from './selfHostedCost';
 export { evaluateTarget, failingMetrics, type CompareRow, type SloMetric } from './rows';
 export { NOTE } from './notes';
 export { sortRows, cheapestMeeting, rankCost, type RankBy } from './rank';
-export { compareTargets, promptTokenCounter, cheapestMeetingLine, type CompareRequest, type CompareResult } from './compare';
+export {
+  compareTargets,
+  promptTokenCounter,
+  cheapestMeetingLine,
+  type CompareRequest,
+  type CompareResult,
+} from './compare';
 export { COLUMNS, columnsFor, formatMs, formatUsd, type Column, type ColumnKey } from './columns';
 export { promptSloSettings } from './frontMatter';

@@ -19,9 +19,12 @@ export interface RowFacts {
 /** Notes that one row's own numbers decide. */
 export function rowNotes(row: CompareRow, profile: WorkloadProfile, facts: RowFacts): string[] {
   const notes: string[] = [];
-  if (row.cachedTokens > 0 && row.meetsSlo && !row.coldMeetsSlo) notes.push(`${NOTE.cachingOnly} (cold TTFT p99 ${Math.round(row.coldTtftMs.p99)} ms)`);
+  if (row.cachedTokens > 0 && row.meetsSlo && !row.coldMeetsSlo)
+    notes.push(`${NOTE.cachingOnly} (cold TTFT p99 ${Math.round(row.coldTtftMs.p99)} ms)`);
   if (row.failing.includes('tpot') && row.decodeBound === 'memory' && facts.bandwidthTBs !== undefined) {
-    notes.push(`${NOTE.decodeBound} (${facts.bandwidthTBs} TB/s per GPU; TPOT ${row.tpotMs.toFixed(1)} ms > ${profile.tpotMs} ms)`);
+    notes.push(
+      `${NOTE.decodeBound} (${facts.bandwidthTBs} TB/s per GPU; TPOT ${row.tpotMs.toFixed(1)} ms > ${profile.tpotMs} ms)`,
+    );
   }
   if (facts.singleRequestMeets === true) notes.push(`${NOTE.overConcurrency} (meets it with one request in flight)`);
   return notes;
@@ -36,7 +39,15 @@ export function addCheaperWiderNotes(rows: CompareRow[]): void {
     const d = row.deployment;
     if (!d || !row.failing.includes('ttft') || row.prefillBound !== 'compute') continue;
     const better = rows
-      .filter((r) => r.meetsSlo && r.deployment && r.deployment.model === d.model && r.deployment.precision === d.precision && r.deployment.usdPerGpuHour < d.usdPerGpuHour && r.deployment.gpus > d.gpus)
+      .filter(
+        (r) =>
+          r.meetsSlo &&
+          r.deployment &&
+          r.deployment.model === d.model &&
+          r.deployment.precision === d.precision &&
+          r.deployment.usdPerGpuHour < d.usdPerGpuHour &&
+          r.deployment.gpus > d.gpus,
+      )
       .sort((a, b) => a.costPer1kCallsUsd - b.costPer1kCallsUsd)[0];
     if (better) row.notes.push(`${NOTE.cheaperWider} (${better.target})`);
   }

@@ -1,4 +1,12 @@
-import { estimate, targetTokenizerId, type CalibrationProfile, type Estimate, type Precision, type PromptTokens, type ResolvedTarget } from '../estimate';
+import {
+  estimate,
+  targetTokenizerId,
+  type CalibrationProfile,
+  type Estimate,
+  type Precision,
+  type PromptTokens,
+  type ResolvedTarget,
+} from '../estimate';
 import { rowNotes } from './notes';
 import type { WorkloadProfile } from './profiles';
 import { replicaTimePerCall, replicaTokensPerSecond, selfHostedCallUsd } from './selfHostedCost';
@@ -10,7 +18,14 @@ export interface CompareRow {
   target: string;
   kind: 'provider' | 'self-hosted';
   /** Self-hosted only: what is deployed and its hourly price. */
-  deployment?: { model: string; hardware: string; gpus: number; precision: Precision; usdPerGpuHour: number; priceSource: string };
+  deployment?: {
+    model: string;
+    hardware: string;
+    gpus: number;
+    precision: Precision;
+    usdPerGpuHour: number;
+    priceSource: string;
+  };
   inputTokens: number;
   tokensExact: boolean;
   cachedTokens: number;
@@ -45,7 +60,11 @@ export interface RowContext {
 }
 
 /** Which limits the p99 TTFT and typical TPOT break; a null limit is no limit. */
-export function failingMetrics(profile: Pick<WorkloadProfile, 'ttftMs' | 'tpotMs'>, ttftP99Ms: number, tpotMs: number): SloMetric[] {
+export function failingMetrics(
+  profile: Pick<WorkloadProfile, 'ttftMs' | 'tpotMs'>,
+  ttftP99Ms: number,
+  tpotMs: number,
+): SloMetric[] {
   const failing: SloMetric[] = [];
   if (profile.ttftMs !== null && ttftP99Ms > profile.ttftMs) failing.push('ttft');
   if (profile.tpotMs !== null && tpotMs > profile.tpotMs) failing.push('tpot');
@@ -54,7 +73,13 @@ export function failingMetrics(profile: Pick<WorkloadProfile, 'ttftMs' | 'tpotMs
 
 function verdictText(profile: WorkloadProfile, failing: SloMetric[], ttftP99Ms: number, tpotMs: number): string {
   if (failing.length === 0) return 'meets';
-  return failing.map((m) => (m === 'ttft' ? `TTFT p99 ${Math.round(ttftP99Ms)} ms > ${profile.ttftMs} ms` : `TPOT ${tpotMs.toFixed(1)} ms > ${profile.tpotMs} ms`)).join('; ');
+  return failing
+    .map((m) =>
+      m === 'ttft'
+        ? `TTFT p99 ${Math.round(ttftP99Ms)} ms > ${profile.ttftMs} ms`
+        : `TPOT ${tpotMs.toFixed(1)} ms > ${profile.tpotMs} ms`,
+    )
+    .join('; ');
 }
 
 /** Judges one target; undefined (with the reason) when the prompt plus output does not fit its context window. */
@@ -63,22 +88,41 @@ export function evaluateTarget(target: ResolvedTarget, ctx: RowContext): { row?:
   const tokens = ctx.countTokens(targetTokenizerId(target));
   const window = target.kind === 'provider' ? target.provider.contextWindow : target.model.contextWindow;
   if (tokens.tokens + profile.outputTokens > window) {
-    return { skipped: `${target.id}: ${tokens.tokens.toLocaleString('en-US')} input + ${profile.outputTokens} output tokens exceed the ${window.toLocaleString('en-US')}-token context window` };
+    return {
+      skipped: `${target.id}: ${tokens.tokens.toLocaleString('en-US')} input + ${profile.outputTokens} output tokens exceed the ${window.toLocaleString('en-US')}-token context window`,
+    };
   }
   const cachedTokens = Math.min(ctx.cachedTokens, tokens.tokens);
   const calibration = ctx.calibrationFor?.(target.id);
-  const request = { inputTokens: tokens.tokens, outputTokens: profile.outputTokens, concurrency: profile.concurrency, ...(calibration ? { calibration } : {}) };
+  const request = {
+    inputTokens: tokens.tokens,
+    outputTokens: profile.outputTokens,
+    concurrency: profile.concurrency,
+    ...(calibration ? { calibration } : {}),
+  };
   const cold = estimate(target, { ...request, cachedTokens: 0 });
   const warm = cachedTokens > 0 ? estimate(target, { ...request, cachedTokens }) : cold;
 
   const failing = failingMetrics(profile, warm.concurrencyTtftMs.p99, warm.tpotMs.p50);
   const coldFailing = failingMetrics(profile, cold.concurrencyTtftMs.p99, cold.tpotMs.p50);
-  const cost = target.kind === 'provider' ? { per1kUsd: warm.costPer1kCallsUsd, tokensPerSecond: undefined } : selfHostedCost(target.gpus, target.hardware.usdPerHour.value, cold, warm, cachedTokens > 0);
+  const cost =
+    target.kind === 'provider'
+      ? { per1kUsd: warm.costPer1kCallsUsd, tokensPerSecond: undefined }
+      : selfHostedCost(target.gpus, target.hardware.usdPerHour.value, cold, warm, cachedTokens > 0);
   const row: CompareRow = {
     target: target.id,
     kind: target.kind,
     ...(target.kind === 'self-hosted'
-      ? { deployment: { model: target.model.id, hardware: target.hardware.id, gpus: target.gpus, precision: target.precision, usdPerGpuHour: target.hardware.usdPerHour.value, priceSource: `${target.hardware.usdPerHour.source}, ${target.hardware.usdPerHour.date}` } }
+      ? {
+          deployment: {
+            model: target.model.id,
+            hardware: target.hardware.id,
+            gpus: target.gpus,
+            precision: target.precision,
+            usdPerGpuHour: target.hardware.usdPerHour.value,
+            priceSource: `${target.hardware.usdPerHour.source}, ${target.hardware.usdPerHour.date}`,
+          },
+        }
       : {}),
     inputTokens: tokens.tokens,
     tokensExact: tokens.exact,
@@ -97,15 +141,25 @@ export function evaluateTarget(target: ResolvedTarget, ctx: RowContext): { row?:
     prefillBound: warm.bound,
     decodeBound: target.kind === 'self-hosted' && !warm.calibrated ? (warm.decode?.bound ?? null) : null,
     calibrated: warm.calibrated,
-    latencyBasis: warm.calibrated ? 'calibrated' : target.kind === 'provider' ? target.provider.latency.basis : 'modelled',
+    latencyBasis: warm.calibrated
+      ? 'calibrated'
+      : target.kind === 'provider'
+        ? target.provider.latency.basis
+        : 'modelled',
     notes: warm.calibrated ? [`latency from the calibrated profile measured ${calibration?.date ?? ''}`] : [],
   };
   // One request in flight tells whether concurrency, not the target itself, breaks the SLO.
   const singleRequestMeets =
     target.kind === 'self-hosted' && failing.length > 0 && profile.concurrency > 1
-      ? failingMetrics(profile, ...singleRequest(estimate(target, { ...request, concurrency: 1, cachedTokens }))).length === 0
+      ? failingMetrics(profile, ...singleRequest(estimate(target, { ...request, concurrency: 1, cachedTokens })))
+          .length === 0
       : undefined;
-  row.notes.push(...rowNotes(row, profile, { singleRequestMeets, bandwidthTBs: target.kind === 'self-hosted' ? target.hardware.memoryBandwidth / 1e12 : undefined }));
+  row.notes.push(
+    ...rowNotes(row, profile, {
+      singleRequestMeets,
+      bandwidthTBs: target.kind === 'self-hosted' ? target.hardware.memoryBandwidth / 1e12 : undefined,
+    }),
+  );
   return { row };
 }
 
@@ -114,11 +168,26 @@ function singleRequest(e: Estimate): [number, number] {
 }
 
 /** Self-hosted: like providers, with a cached prefix one cold call then 999 warm ones. */
-function selfHostedCost(gpus: number, usdPerGpuHour: number, cold: Estimate, warm: Estimate, cached: boolean): { per1kUsd: number; tokensPerSecond?: number } {
-  const time = (e: Estimate) => replicaTimePerCall(e.prefill ?? { computeMs: 0, memoryMs: 0, commMs: 0 }, e.tpotMs.p50, e.outputTokens, e.concurrency);
+function selfHostedCost(
+  gpus: number,
+  usdPerGpuHour: number,
+  cold: Estimate,
+  warm: Estimate,
+  cached: boolean,
+): { per1kUsd: number; tokensPerSecond?: number } {
+  const time = (e: Estimate) =>
+    replicaTimePerCall(
+      e.prefill ?? { computeMs: 0, memoryMs: 0, commMs: 0 },
+      e.tpotMs.p50,
+      e.outputTokens,
+      e.concurrency,
+    );
   const coldTime = time(cold);
   const warmTime = time(warm);
   const coldUsd = selfHostedCallUsd(coldTime.totalMs, gpus, usdPerGpuHour);
   const warmUsd = selfHostedCallUsd(warmTime.totalMs, gpus, usdPerGpuHour);
-  return { per1kUsd: cached ? coldUsd + 999 * warmUsd : 1000 * coldUsd, tokensPerSecond: replicaTokensPerSecond(warmTime, warm.outputTokens) };
+  return {
+    per1kUsd: cached ? coldUsd + 999 * warmUsd : 1000 * coldUsd,
+    tokensPerSecond: replicaTokensPerSecond(warmTime, warm.outputTokens),
+  };
 }

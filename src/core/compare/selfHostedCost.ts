@@ -17,7 +17,12 @@ export interface ReplicaTime {
   totalMs: number;
 }
 
-export function replicaTimePerCall(prefill: PrefillWork, tpotMs: number, outputTokens: number, batch: number): ReplicaTime {
+export function replicaTimePerCall(
+  prefill: PrefillWork,
+  tpotMs: number,
+  outputTokens: number,
+  batch: number,
+): ReplicaTime {
   const prefillMs = Math.max(batch * prefill.computeMs, prefill.memoryMs) / batch + prefill.commMs;
   const decodeMs = (outputTokens * tpotMs) / batch;
   return { prefillMs, decodeMs, totalMs: prefillMs + decodeMs };

@@ -68,25 +68,47 @@ export function callCost(provider: ProviderRow, call: CallTokens, warm: boolean)
   let cacheWriteTokens = 0;
   let rule: string;
   if (cacheable === 0) {
-    rule = mode === 'none' ? 'no prompt caching: all input at the input rate' : `prefix below the ${provider.caching.minTokens}-token minimum: not cached`;
+    rule =
+      mode === 'none'
+        ? 'no prompt caching: all input at the input rate'
+        : `prefix below the ${provider.caching.minTokens}-token minimum: not cached`;
   } else if (mode === 'explicit') {
     if (warm) cachedTokens = cacheable;
     else cacheWriteTokens = cacheable;
-    rule = warm ? `cache read: ${cacheable} tokens at the cached rate` : `cache write (${call.ttl ?? '5m'} TTL): ${cacheable} tokens at the write rate`;
+    rule = warm
+      ? `cache read: ${cacheable} tokens at the cached rate`
+      : `cache write (${call.ttl ?? '5m'} TTL): ${cacheable} tokens at the write rate`;
   } else {
     if (warm) cachedTokens = cacheable;
-    rule = warm ? `automatic cache hit: ${cacheable} tokens (in ${provider.caching.granularity}-token units) at the cached rate` : 'automatic caching: first call pays the input rate, no write fee';
+    rule = warm
+      ? `automatic cache hit: ${cacheable} tokens (in ${provider.caching.granularity}-token units) at the cached rate`
+      : 'automatic caching: first call pays the input rate, no write fee';
   }
   const inputTokens = call.inputTokens - cachedTokens - cacheWriteTokens;
   const inputUsd = inputTokens * rates.inputPerM * PER_M;
   const cachedUsd = cachedTokens * (rates.cachedInputPerM ?? rates.inputPerM) * PER_M;
   const cacheWriteUsd = cacheWriteTokens * writeRate(provider, rates, call.ttl ?? '5m') * PER_M;
   const outputUsd = call.outputTokens * rates.outputPerM * PER_M;
-  return { inputTokens, cachedTokens, cacheWriteTokens, outputTokens: call.outputTokens, inputUsd, cachedUsd, cacheWriteUsd, outputUsd, totalUsd: inputUsd + cachedUsd + cacheWriteUsd + outputUsd, rule };
+  return {
+    inputTokens,
+    cachedTokens,
+    cacheWriteTokens,
+    outputTokens: call.outputTokens,
+    inputUsd,
+    cachedUsd,
+    cacheWriteUsd,
+    outputUsd,
+    totalUsd: inputUsd + cachedUsd + cacheWriteUsd + outputUsd,
+    rule,
+  };
 }
 
 /** Listed write price, else the documented multiple of base input (Anthropic: 1.25× for 5 min, 2× for 1 h). */
-function writeRate(provider: ProviderRow, rates: ProviderRow['prices'] | NonNullable<ProviderRow['prices']['longContext']>, ttl: CacheTtl): number {
+function writeRate(
+  provider: ProviderRow,
+  rates: ProviderRow['prices'] | NonNullable<ProviderRow['prices']['longContext']>,
+  ttl: CacheTtl,
+): number {
   if (ttl === '1h') return rates.cacheWrite1hPerM ?? rates.inputPerM * 2;
   return rates.cacheWritePerM ?? rates.inputPerM * (provider.caching.writePremium ?? 1);
 }

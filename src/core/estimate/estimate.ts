@@ -1,7 +1,19 @@
 import { estimateCost, cacheableTokens, type CacheTtl, type CostEstimate } from './cost';
 import { queuedPrefillMs } from './queue';
 import type { CalibrationProfile, ProviderRow } from './schemas';
-import { decodeStep, memoryFit, prefillFlops, prefillTime, SCENARIOS, type Deployment, type DecodeTime, type MemoryFit, type PrefillFlops, type PrefillTime, type Scenario } from './selfHosted';
+import {
+  decodeStep,
+  memoryFit,
+  prefillFlops,
+  prefillTime,
+  SCENARIOS,
+  type Deployment,
+  type DecodeTime,
+  type MemoryFit,
+  type PrefillFlops,
+  type PrefillTime,
+  type Scenario,
+} from './selfHosted';
 import type { ResolvedTarget } from './targets';
 
 export const DEFAULT_OUTPUT_TOKENS = 256;
@@ -95,9 +107,16 @@ function selfHostedEstimate(t: Deployment & { id: string }, base: Base, calibrat
   const newTokens = inputTokens - cachedTokens;
   const notes: string[] = [];
   const memory = memoryFit(t, inputTokens + outputTokens);
-  if (!memory.weightsFit) notes.push(`weights (${gb(memory.weightBytesPerGpu)} GB per GPU) do not fit in ${gb(memory.usableBytesPerGpu)} GB usable per GPU: add GPUs or use a smaller precision`);
-  else if (!memory.promptFits) notes.push(`this prompt needs ${gb(memory.promptKvBytes)} GB of KV cache; only ${memory.kvCapacityTokens.toLocaleString('en-US')} tokens fit beside the weights`);
-  if (inputTokens > t.model.contextWindow) notes.push(`prompt exceeds the model's ${t.model.contextWindow.toLocaleString('en-US')}-token context window`);
+  if (!memory.weightsFit)
+    notes.push(
+      `weights (${gb(memory.weightBytesPerGpu)} GB per GPU) do not fit in ${gb(memory.usableBytesPerGpu)} GB usable per GPU: add GPUs or use a smaller precision`,
+    );
+  else if (!memory.promptFits)
+    notes.push(
+      `this prompt needs ${gb(memory.promptKvBytes)} GB of KV cache; only ${memory.kvCapacityTokens.toLocaleString('en-US')} tokens fit beside the weights`,
+    );
+  if (inputTokens > t.model.contextWindow)
+    notes.push(`prompt exceeds the model's ${t.model.contextWindow.toLocaleString('en-US')}-token context window`);
 
   const warm = (s: Scenario) => prefillTime(t, newTokens, cachedTokens, s);
   const cold = (s: Scenario) => prefillTime(t, inputTokens, 0, s);
@@ -107,9 +126,12 @@ function selfHostedEstimate(t: Deployment & { id: string }, base: Base, calibrat
 
   let ttftMs: Range, coldTtftMs: Range, tpotMs: Range, p99: number;
   if (calibration) {
-    const ttft = (n: number) => calibration.ttftBaseMs + calibration.msPerInputToken * n + (calibration.msPerInputToken2 ?? 0) * n * n;
+    const ttft = (n: number) =>
+      calibration.ttftBaseMs + calibration.msPerInputToken * n + (calibration.msPerInputToken2 ?? 0) * n * n;
     // A measured profile has no compute/memory split: its input-dependent part is treated as compute.
-    const queued = (n: number, q: number) => calibration.ttftBaseMs + queuedPrefillMs({ computeMs: ttft(n) - calibration.ttftBaseMs, memoryMs: 0, commMs: 0 }, concurrency, q);
+    const queued = (n: number, q: number) =>
+      calibration.ttftBaseMs +
+      queuedPrefillMs({ computeMs: ttft(n) - calibration.ttftBaseMs, memoryMs: 0, commMs: 0 }, concurrency, q);
     ttftMs = scale(queued(newTokens, 0.5), CALIBRATED_SPREAD);
     coldTtftMs = scale(queued(inputTokens, 0.5), CALIBRATED_SPREAD);
     tpotMs = scale(calibration.tpotMs, CALIBRATED_SPREAD);
@@ -156,18 +178,33 @@ function selfHostedEstimate(t: Deployment & { id: string }, base: Base, calibrat
 function providerEstimate(p: ProviderRow, base: Base, request: EstimateRequest): Estimate {
   const { inputTokens, cachedTokens, outputTokens, concurrency } = base;
   const notes: string[] = [];
-  if (inputTokens > p.contextWindow) notes.push(`prompt exceeds ${p.id}'s ${p.contextWindow.toLocaleString('en-US')}-token context window`);
+  if (inputTokens > p.contextWindow)
+    notes.push(`prompt exceeds ${p.id}'s ${p.contextWindow.toLocaleString('en-US')}-token context window`);
   const hit = cacheableTokens(p, cachedTokens, inputTokens);
-  if (cachedTokens > 0 && hit === 0) notes.push(`cached prefix of ${cachedTokens} tokens is below ${p.id}'s ${p.caching.minTokens}-token minimum (or the provider has no prompt caching): billed and timed as cold`);
+  if (cachedTokens > 0 && hit === 0)
+    notes.push(
+      `cached prefix of ${cachedTokens} tokens is below ${p.id}'s ${p.caching.minTokens}-token minimum (or the provider has no prompt caching): billed and timed as cold`,
+    );
   const cal = request.calibration;
-  const ttft = (n: number) => (cal ? cal.ttftBaseMs + cal.msPerInputToken * n + (cal.msPerInputToken2 ?? 0) * n * n : p.latency.ttftBaseMs + p.latency.msPerInputToken * n);
+  const ttft = (n: number) =>
+    cal
+      ? cal.ttftBaseMs + cal.msPerInputToken * n + (cal.msPerInputToken2 ?? 0) * n * n
+      : p.latency.ttftBaseMs + p.latency.msPerInputToken * n;
   const spread = cal ? CALIBRATED_SPREAD : p.latency.spread;
   const ttftMs = scale(ttft(inputTokens - hit), spread);
   const coldTtftMs = scale(ttft(inputTokens), spread);
   const tpotMs = scale(cal ? cal.tpotMs : 1000 / p.latency.outputTokensPerSecond, spread);
   if (cal) notes.push(`latency from the calibrated profile measured ${cal.date}`);
-  else if (p.latency.basis !== 'measured') notes.push(`latency profile is ${p.latency.basis === 'assumed' ? 'assumed' : 'partly assumed'} (${p.latency.source}, ${p.latency.date})`);
-  const providerCost = estimateCost(p, { inputTokens, cachedPrefixTokens: cachedTokens, outputTokens, ...(request.cacheTtl ? { ttl: request.cacheTtl } : {}) });
+  else if (p.latency.basis !== 'measured')
+    notes.push(
+      `latency profile is ${p.latency.basis === 'assumed' ? 'assumed' : 'partly assumed'} (${p.latency.source}, ${p.latency.date})`,
+    );
+  const providerCost = estimateCost(p, {
+    inputTokens,
+    cachedPrefixTokens: cachedTokens,
+    outputTokens,
+    ...(request.cacheTtl ? { ttl: request.cacheTtl } : {}),
+  });
   const perCall = hit > 0 ? providerCost.warm.totalUsd : providerCost.cold.totalUsd;
   return {
     ...base,

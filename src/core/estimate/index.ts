@@ -1,8 +1,47 @@
 // Public API of the estimation engine (pure TypeScript; no vscode import).
 export * from './schemas';
-export { loadTables, loadTablesSliced, parseTableText, BUILTIN_SOURCES, type Tables, type TableProblem, type TableSource } from './tables';
-export { parseTargetId, parseGpuCount, parsePrecision, resolveTarget, formatTargetId, closestIds, targetLabel, targetTokenizerId, targetTokenizer, targetIdForModel, lookupModelName, DEFAULT_TARGET_IDS, TargetError, type TargetSpec, type ResolvedTarget } from './targets';
-export { estimate, DEFAULT_OUTPUT_TOKENS, type Estimate, type EstimateRequest, type Range, type SelfHostedCost } from './estimate';
+export {
+  loadTables,
+  loadTablesSliced,
+  parseTableText,
+  BUILTIN_SOURCES,
+  type Tables,
+  type TableProblem,
+  type TableSource,
+} from './tables';
+export {
+  parseTargetId,
+  parseGpuCount,
+  parsePrecision,
+  resolveTarget,
+  formatTargetId,
+  closestIds,
+  targetLabel,
+  targetTokenizerId,
+  targetTokenizer,
+  targetIdForModel,
+  lookupModelName,
+  DEFAULT_TARGET_IDS,
+  TargetError,
+  type TargetSpec,
+  type ResolvedTarget,
+} from './targets';
+export {
+  estimate,
+  DEFAULT_OUTPUT_TOKENS,
+  type Estimate,
+  type EstimateRequest,
+  type Range,
+  type SelfHostedCost,
+} from './estimate';
 export { estimateCost, callCost, cacheableTokens, type CallCost, type CostEstimate, type CacheTtl } from './cost';
-export { kvBytesPerToken, prefillFlops, prefillTime, decodeStep, memoryFit, type Deployment, type Scenario } from './selfHosted';
+export {
+  kvBytesPerToken,
+  prefillFlops,
+  prefillTime,
+  decodeStep,
+  memoryFit,
+  type Deployment,
+  type Scenario,
+} from './selfHosted';
 export { promptTokenCount, tokenizerIdForName, type PromptTokens } from './promptTokens';

@@ -22,7 +22,12 @@ export function tokenizerIdForName(tokenizerName: string | undefined): Tokenizer
  * Input tokens the model is billed for a prompt file, counted with the target's tokenizer. Pass
  * `parsed` when counting one file for several targets, so it is parsed once.
  */
-export function promptTokenCount(fileName: string, text: string, tokenizerName: string | undefined, parsed: ParsedPrompt = parsePrompt(fileName, text)): PromptTokens {
+export function promptTokenCount(
+  fileName: string,
+  text: string,
+  tokenizerName: string | undefined,
+  parsed: ParsedPrompt = parsePrompt(fileName, text),
+): PromptTokens {
   const tokenizer = getTokenizer(tokenizerIdForName(tokenizerName));
   const count = countPrompt(parsed, tokenizer);
   return { tokens: count.inputTokens, tokenizer: tokenizer.id, exact: tokenizer.exact };

@@ -28,14 +28,24 @@ export const modelRowSchema = z
       heads: positive.int(),
       kvHeads: positive.int(),
       headDim: positive.int(),
-      mla: z.object({ kvLoraRank: positive.int(), ropeHeadDim: positive.int(), qkHeadDim: positive.int(), vHeadDim: positive.int() }).optional(),
+      mla: z
+        .object({
+          kvLoraRank: positive.int(),
+          ropeHeadDim: positive.int(),
+          qkHeadDim: positive.int(),
+          vHeadDim: positive.int(),
+        })
+        .optional(),
       moe: z.object({ experts: positive.int(), activeExperts: positive.int() }).optional(),
     }),
     contextWindow: positive.int(),
     precisions: z.array(precisionSchema).min(1),
     note: z.string().optional(),
   })
-  .refine((m) => m.activeParamsB <= m.totalParamsB, { message: 'activeParamsB must not exceed totalParamsB', path: ['activeParamsB'] });
+  .refine((m) => m.activeParamsB <= m.totalParamsB, {
+    message: 'activeParamsB must not exceed totalParamsB',
+    path: ['activeParamsB'],
+  });
 export type ModelRow = z.infer<typeof modelRowSchema>;
 
 const band = (value: z.ZodNumber) => z.object({ low: value, typical: value, high: value });

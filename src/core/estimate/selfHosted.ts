@@ -55,7 +55,16 @@ export function prefillFlops(model: ModelRow, newTokens: number, cachedTokens: n
 /** Peak dense FLOP/s per GPU for the precision; without native support weights are dequantised and the bf16 rate applies. */
 export function computeRate(d: Deployment, scenario: Scenario): { flops: number; native: boolean } {
   const f = d.hardware.flops;
-  const native = d.precision === 'bf16' ? f.bf16 : d.precision === 'fp8' ? f.fp8 : d.precision === 'int8' ? f.int8 : d.precision === 'fp4' ? f.fp4 : undefined;
+  const native =
+    d.precision === 'bf16'
+      ? f.bf16
+      : d.precision === 'fp8'
+        ? f.fp8
+        : d.precision === 'int8'
+          ? f.int8
+          : d.precision === 'fp4'
+            ? f.fp4
+            : undefined;
   if (native !== undefined) return { flops: native, native: true };
   return { flops: f.bf16 * d.efficiency.weightOnlyQuantPrefill[scenario], native: false };
 }
@@ -97,7 +106,14 @@ export function prefillTime(d: Deployment, newTokens: number, cachedTokens: numb
   const memoryMs = (bytes / (d.hardware.memoryBandwidth * d.gpus * e.memoryBandwidth[scenario])) * MS;
   const commMs = tensorParallelMs(d, newTokens);
   const overheadMs = e.overheadMs[scenario];
-  return { computeMs, memoryMs, commMs, overheadMs, totalMs: Math.max(computeMs, memoryMs) + commMs + overheadMs, bound: computeMs >= memoryMs ? 'compute' : 'memory' };
+  return {
+    computeMs,
+    memoryMs,
+    commMs,
+    overheadMs,
+    totalMs: Math.max(computeMs, memoryMs) + commMs + overheadMs,
+    bound: computeMs >= memoryMs ? 'compute' : 'memory',
+  };
 }
 
 /**
@@ -129,7 +145,13 @@ export function decodeStep(d: Deployment, contextTokens: number, batch: number, 
   const decodeFlops = 2 * params * 1e9 * batch + prefillFlops(d.model, 1, contextTokens).attention * batch;
   const computeMs = (decodeFlops / (computeRate(d, scenario).flops * d.gpus * e.prefillCompute[scenario])) * MS;
   const commMs = tensorParallelMs(d, batch);
-  return { memoryMs, computeMs, commMs, tpotMs: Math.max(memoryMs, computeMs) + commMs, bound: computeMs > memoryMs ? 'compute' : 'memory' };
+  return {
+    memoryMs,
+    computeMs,
+    commMs,
+    tpotMs: Math.max(memoryMs, computeMs) + commMs,
+    bound: computeMs > memoryMs ? 'compute' : 'memory',
+  };
 }
 
 export interface MemoryFit {

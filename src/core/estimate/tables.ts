@@ -61,7 +61,10 @@ export function loadTables(userSources: readonly TableSource[] = []): { tables: 
  * As loadTables, yielding to the event loop about every `sliceMs`: the first validation of each
  * row schema compiles it, tens of milliseconds in all, too long for an editor's thread in one go.
  */
-export async function loadTablesSliced(userSources: readonly TableSource[] = [], sliceMs = 8): Promise<{ tables: Tables; problems: TableProblem[] }> {
+export async function loadTablesSliced(
+  userSources: readonly TableSource[] = [],
+  sliceMs = 8,
+): Promise<{ tables: Tables; problems: TableProblem[] }> {
   const steps = mergeSteps(userSources);
   const slicer = new Slicer(sliceMs);
   for (let step = steps.next(); ; step = steps.next()) {
@@ -71,7 +74,9 @@ export async function loadTablesSliced(userSources: readonly TableSource[] = [],
 }
 
 /** The merge, one step per file and per row. */
-function* mergeSteps(userSources: readonly TableSource[]): Generator<void, { tables: Tables; problems: TableProblem[] }> {
+function* mergeSteps(
+  userSources: readonly TableSource[],
+): Generator<void, { tables: Tables; problems: TableProblem[] }> {
   const tables: Tables = { models: new Map(), hardware: new Map(), classes: new Map(), providers: new Map() };
   const problems: TableProblem[] = [];
   for (const source of [...BUILTIN_SOURCES, ...userSources]) yield* mergeSource(source, tables, problems);
@@ -82,7 +87,8 @@ function* mergeSteps(userSources: readonly TableSource[]): Generator<void, { tab
 function* mergeSource(source: TableSource, tables: Tables, problems: TableProblem[]): Generator<void> {
   const file = tableFileSchema.safeParse(source.data);
   if (!file.success) {
-    for (const issue of file.error.issues) problems.push({ source: source.name, path: formatPath(issue.path) || '(root)', message: issue.message });
+    for (const issue of file.error.issues)
+      problems.push({ source: source.name, path: formatPath(issue.path) || '(root)', message: issue.message });
     return;
   }
   yield;
@@ -92,7 +98,12 @@ function* mergeSource(source: TableSource, tables: Tables, problems: TableProble
       const rowId = idOf(raw);
       if (!parsed.success) {
         for (const issue of parsed.error.issues) {
-          problems.push({ source: source.name, ...(rowId ? { id: rowId } : {}), path: formatPath([list, index, ...issue.path]), message: issue.message });
+          problems.push({
+            source: source.name,
+            ...(rowId ? { id: rowId } : {}),
+            path: formatPath([list, index, ...issue.path]),
+            message: issue.message,
+          });
         }
       } else (tables[list] as Map<string, unknown>).set(parsed.data.id, parsed.data);
       yield;
@@ -105,7 +116,12 @@ function dropHardwareWithoutClass(tables: Tables, problems: TableProblem[]): voi
   for (const row of [...tables.hardware.values()]) {
     if (tables.classes.has(row.class)) continue;
     tables.hardware.delete(row.id);
-    problems.push({ source: 'tables', id: row.id, path: `hardware(${row.id}).class`, message: `unknown efficiency class '${row.class}'; known: ${[...tables.classes.keys()].join(', ')}` });
+    problems.push({
+      source: 'tables',
+      id: row.id,
+      path: `hardware(${row.id}).class`,
+      message: `unknown efficiency class '${row.class}'; known: ${[...tables.classes.keys()].join(', ')}`,
+    });
   }
 }
 
@@ -114,7 +130,13 @@ export function parseTableText(name: string, text: string): { source?: TableSour
   try {
     return { source: { name, data: JSON.parse(text) as unknown } };
   } catch (error) {
-    return { problem: { source: name, path: '(file)', message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` } };
+    return {
+      problem: {
+        source: name,
+        path: '(file)',
+        message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    };
   }
 }
 
@@ -124,5 +146,8 @@ function idOf(raw: unknown): string | undefined {
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), '');
+  return path.reduce<string>(
+    (out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)),
+    '',
+  );
 }

@@ -1,5 +1,12 @@
 import { distance } from 'fastest-levenshtein';
-import { precisionSchema, type EfficiencyClass, type HardwareRow, type ModelRow, type Precision, type ProviderRow } from './schemas';
+import {
+  precisionSchema,
+  type EfficiencyClass,
+  type HardwareRow,
+  type ModelRow,
+  type Precision,
+  type ProviderRow,
+} from './schemas';
 import type { Tables } from './tables';
 import { resolveTokenizerId } from '../tokenize/models';
 import type { TokenizerId } from '../tokenize/types';
@@ -15,7 +22,15 @@ export type TargetSpec =
   | { kind: 'provider'; id: string };
 
 export type ResolvedTarget =
-  | { kind: 'self-hosted'; id: string; model: ModelRow; hardware: HardwareRow; efficiency: EfficiencyClass; gpus: number; precision: Precision }
+  | {
+      kind: 'self-hosted';
+      id: string;
+      model: ModelRow;
+      hardware: HardwareRow;
+      efficiency: EfficiencyClass;
+      gpus: number;
+      precision: Precision;
+    }
   | { kind: 'provider'; id: string; provider: ProviderRow; model?: ModelRow };
 
 /** Bad target: the message names what is wrong and `suggestions` the closest valid ids. */
@@ -37,7 +52,13 @@ export function parseTargetId(text: string): TargetSpec {
     if (!m) throw new TargetError(`'${text}' is not a target id; use MODEL@[Nx]HARDWARE[:PRECISION] or PROVIDER/MODEL`);
     const [, model = '', prefixCount, hardware = '', suffixCount, precision] = m;
     if (prefixCount && suffixCount) throw new TargetError(`'${text}' gives the GPU count twice`);
-    return { kind: 'self-hosted', model, hardware, gpus: parseGpuCount(prefixCount ?? suffixCount ?? '1'), ...(precision ? { precision: parsePrecision(precision) } : {}) };
+    return {
+      kind: 'self-hosted',
+      model,
+      hardware,
+      gpus: parseGpuCount(prefixCount ?? suffixCount ?? '1'),
+      ...(precision ? { precision: parsePrecision(precision) } : {}),
+    };
   }
   if (/^[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._:-]*$/.test(trimmed)) return { kind: 'provider', id: trimmed };
   throw new TargetError(`'${text}' is not a target id; use MODEL@[Nx]HARDWARE[:PRECISION] or PROVIDER/MODEL`);
@@ -45,13 +66,18 @@ export function parseTargetId(text: string): TargetSpec {
 
 export function parseGpuCount(text: string): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > 1024) throw new TargetError(`GPU count must be an integer from 1 to 1024, got '${text}'`);
+  if (!Number.isInteger(n) || n < 1 || n > 1024)
+    throw new TargetError(`GPU count must be an integer from 1 to 1024, got '${text}'`);
   return n;
 }
 
 export function parsePrecision(text: string): Precision {
   const parsed = precisionSchema.safeParse(text);
-  if (!parsed.success) throw new TargetError(`unknown precision '${text}'; use one of ${precisionSchema.options.join(', ')}`, closestIds(text, precisionSchema.options));
+  if (!parsed.success)
+    throw new TargetError(
+      `unknown precision '${text}'; use one of ${precisionSchema.options.join(', ')}`,
+      closestIds(text, precisionSchema.options),
+    );
   return parsed.data;
 }
 
@@ -68,12 +94,23 @@ export function resolveTarget(spec: TargetSpec, tables: Tables): ResolvedTarget 
   const model = lookup(tables.models, spec.model, 'model');
   const hardware = lookup(tables.hardware, spec.hardware, 'hardware');
   const efficiency = tables.classes.get(hardware.class);
-  if (!efficiency) throw new TargetError(`hardware '${hardware.id}' names unknown efficiency class '${hardware.class}'`);
+  if (!efficiency)
+    throw new TargetError(`hardware '${hardware.id}' names unknown efficiency class '${hardware.class}'`);
   const precision = spec.precision ?? defaultPrecision(model);
   if (!model.precisions.includes(precision)) {
-    throw new TargetError(`model '${model.id}' is not offered at ${precision}; supported: ${model.precisions.join(', ')}`);
+    throw new TargetError(
+      `model '${model.id}' is not offered at ${precision}; supported: ${model.precisions.join(', ')}`,
+    );
   }
-  return { kind: 'self-hosted', id: formatTargetId({ model: model.id, hardware: hardware.id, gpus: spec.gpus, precision }), model, hardware, efficiency, gpus: spec.gpus, precision };
+  return {
+    kind: 'self-hosted',
+    id: formatTargetId({ model: model.id, hardware: hardware.id, gpus: spec.gpus, precision }),
+    model,
+    hardware,
+    efficiency,
+    gpus: spec.gpus,
+    precision,
+  };
 }
 
 /** The first listed precision is the model's native one (bf16 for most, fp8 for DeepSeek V3, fp4 for gpt-oss). */
@@ -83,7 +120,8 @@ function defaultPrecision(model: ModelRow): Precision {
 
 /** A provider model served from an open-weight row we know (e.g. groq/llama-3.3-70b-versatile) gets that row's tokenizer. */
 function modelOf(provider: ProviderRow, tables: Tables): { model?: ModelRow } {
-  const model = tables.models.get(provider.model) ?? [...tables.models.values()].find((m) => provider.model.startsWith(m.id));
+  const model =
+    tables.models.get(provider.model) ?? [...tables.models.values()].find((m) => provider.model.startsWith(m.id));
   return model ? { model } : {};
 }
 
@@ -103,7 +141,13 @@ export function closestIds(query: string, candidates: readonly string[], max = 3
   return candidates
     .map((candidate, index) => {
       const c = candidate.toLowerCase();
-      return { candidate, index, contains: c.includes(q) || q.startsWith(`${c}-`) ? 0 : 1, bare: distance(bare(q), bare(c)), d: distance(q, c) };
+      return {
+        candidate,
+        index,
+        contains: c.includes(q) || q.startsWith(`${c}-`) ? 0 : 1,
+        bare: distance(bare(q), bare(c)),
+        d: distance(q, c),
+      };
     })
     .sort((a, b) => a.contains - b.contains || a.bare - b.bare || a.d - b.d || a.index - b.index)
     .slice(0, max)
@@ -140,7 +184,8 @@ export const DEFAULT_TARGET_IDS = ['llama-3.1-70b@4xh100-sxm', 'openai/gpt-4o'] 
  */
 export function lookupModelName(name: string, tables: Tables): { provider?: ProviderRow; model?: ModelRow } {
   const wanted = name.trim().toLowerCase();
-  const provider = tables.providers.get(wanted) ?? [...tables.providers.values()].find((p) => p.model.toLowerCase() === wanted);
+  const provider =
+    tables.providers.get(wanted) ?? [...tables.providers.values()].find((p) => p.model.toLowerCase() === wanted);
   const model = tables.models.get(wanted);
   return { ...(provider ? { provider } : {}), ...(model ? { model } : {}) };
 }

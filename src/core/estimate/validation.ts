@@ -43,7 +43,10 @@ export interface ValidationRow {
 }
 
 export function predictPoint(point: ValidationPoint, tables: Tables): ValidationRow {
-  const target = resolveTarget({ kind: 'self-hosted', model: point.model, hardware: point.hardware, gpus: point.gpus, precision: point.precision }, tables);
+  const target = resolveTarget(
+    { kind: 'self-hosted', model: point.model, hardware: point.hardware, gpus: point.gpus, precision: point.precision },
+    tables,
+  );
   if (target.kind !== 'self-hosted') throw new Error('validation points are self-hosted targets');
   const scenario: Scenario = point.engineTier;
   let predictedMs: number;
@@ -64,5 +67,7 @@ export function medianAbsPctError(rows: readonly ValidationRow[]): number {
   const errors = rows.map((r) => Math.abs(r.errorPct)).sort((a, b) => a - b);
   if (errors.length === 0) return Number.NaN;
   const mid = Math.floor(errors.length / 2);
-  return errors.length % 2 === 1 ? (errors[mid] as number) : ((errors[mid - 1] as number) + (errors[mid] as number)) / 2;
+  return errors.length % 2 === 1
+    ? (errors[mid] as number)
+    : ((errors[mid - 1] as number) + (errors[mid] as number)) / 2;
 }

@@ -48,7 +48,10 @@ export function findDuplicates(texts: readonly string[], minSimilarity: number):
   for (let later = 1; later < texts.length; later++) {
     let best: DuplicatePair | undefined;
     for (let earlier = 0; earlier < later; earlier++) {
-      const similarity = normalised[earlier] === normalised[later] ? 1 : jaccard(sets[earlier] as Set<string>, sets[later] as Set<string>);
+      const similarity =
+        normalised[earlier] === normalised[later]
+          ? 1
+          : jaccard(sets[earlier] as Set<string>, sets[later] as Set<string>);
       if (similarity >= minSimilarity && (!best || similarity > best.similarity)) best = { later, earlier, similarity };
     }
     if (best) pairs.push(best);

@@ -10,7 +10,8 @@ export interface DynamicSpan {
   text: string;
 }
 
-const MONTH = '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)';
+const MONTH =
+  '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)';
 
 /** Patterns with a `v` group mark only that group (the value after a label such as "User:"). */
 const PATTERNS: Array<{ kind: DynamicKind; re: RegExp }> = [
@@ -18,11 +19,20 @@ const PATTERNS: Array<{ kind: DynamicKind; re: RegExp }> = [
   { kind: 'uuid', re: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi },
   { kind: 'date', re: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g },
   { kind: 'date', re: /\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g },
-  { kind: 'date', re: new RegExp(`\\b${MONTH}\\.? \\d{1,2}(?:st|nd|rd|th)?,? \\d{4}\\b|\\b\\d{1,2} ${MONTH} \\d{4}\\b`, 'g') },
+  {
+    kind: 'date',
+    re: new RegExp(`\\b${MONTH}\\.? \\d{1,2}(?:st|nd|rd|th)?,? \\d{4}\\b|\\b\\d{1,2} ${MONTH} \\d{4}\\b`, 'g'),
+  },
   { kind: 'time', re: /\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?\b/g },
-  { kind: 'id', re: /\b(?:[A-Za-z_]*[Ii][Dd]|session|request|order|ticket|account)\b[ \t]*[:=#][ \t]*(?<v>[A-Za-z0-9_-]*\d[A-Za-z0-9_-]{2,})/g },
+  {
+    kind: 'id',
+    re: /\b(?:[A-Za-z_]*[Ii][Dd]|session|request|order|ticket|account)\b[ \t]*[:=#][ \t]*(?<v>[A-Za-z0-9_-]*\d[A-Za-z0-9_-]{2,})/g,
+  },
   { kind: 'id', re: /\b[0-9a-f]{16,}\b|\b\d{9,}\b/g },
-  { kind: 'name', re: /\b(?:[Uu]ser(?: ?name)?|[Cc]ustomer(?: name)?|[Nn]ame|[Cc]lient|[Pp]atient|[Ee]mployee)[ \t]*[:=][ \t]*(?<v>\p{Lu}\p{Ll}+(?:[ \t]+\p{Lu}\p{Ll}+){0,2})/gu },
+  {
+    kind: 'name',
+    re: /\b(?:[Uu]ser(?: ?name)?|[Cc]ustomer(?: name)?|[Nn]ame|[Cc]lient|[Pp]atient|[Ee]mployee)[ \t]*[:=][ \t]*(?<v>\p{Lu}\p{Ll}+(?:[ \t]+\p{Lu}\p{Ll}+){0,2})/gu,
+  },
   { kind: 'name', re: /\b(?:Hello|Hi|Dear)[ \t]+(?<v>\p{Lu}\p{Ll}+(?:[ \t]+\p{Lu}\p{Ll}+)?)\b/gu },
 ];
 
@@ -31,7 +41,14 @@ const PATTERNS: Array<{ kind: DynamicKind; re: RegExp }> = [
  * spans found elsewhere, such as retrieved-context regions, which change with every query.
  */
 export function detectDynamic(parsed: ParsedPrompt, text: string, extra: readonly DynamicSpan[] = []): DynamicSpan[] {
-  const spans: DynamicSpan[] = [...extra, ...parsed.variables.map((v): DynamicSpan => ({ kind: 'variable', range: v.range, text: text.slice(v.range.start, v.range.end) }))];
+  const spans: DynamicSpan[] = [
+    ...extra,
+    ...parsed.variables.map((v): DynamicSpan => ({
+      kind: 'variable',
+      range: v.range,
+      text: text.slice(v.range.start, v.range.end),
+    })),
+  ];
   for (const message of parsed.messages) {
     const body = text.slice(0, message.range.end);
     for (const { kind, re } of PATTERNS) {

@@ -20,7 +20,10 @@ const COMMENT_CLOSE = /(-->|#}|\*\/|%}).*$/;
 export function readPragmas(text: string): FilePragmas {
   const result: FilePragmas = { all: false, codes: new Set(), unknown: [] };
   for (const match of text.matchAll(PRAGMA)) {
-    const words = (match[1] ?? '').replace(COMMENT_CLOSE, '').split(/[\s,]+/).filter((w) => w.length > 0);
+    const words = (match[1] ?? '')
+      .replace(COMMENT_CLOSE, '')
+      .split(/[\s,]+/)
+      .filter((w) => w.length > 0);
     if (words.length === 0) result.all = true;
     for (const word of words) {
       if ((FINDING_CODES as readonly string[]).includes(word)) result.codes.add(word as FindingCode);
@@ -35,6 +38,10 @@ export function suppressedBy(pragmas: FilePragmas, code: FindingCode): boolean {
 }
 
 /** Keeps findings that neither the settings nor the file's own pragmas switch off. */
-export function applySuppression(findings: Finding[], disabled: readonly FindingCode[], pragmasOf: (file: string) => FilePragmas): Finding[] {
+export function applySuppression(
+  findings: Finding[],
+  disabled: readonly FindingCode[],
+  pragmasOf: (file: string) => FilePragmas,
+): Finding[] {
   return findings.filter((f) => !disabled.includes(f.code) && !suppressedBy(pragmasOf(f.file), f.code));
 }

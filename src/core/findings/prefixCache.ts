@@ -117,7 +117,8 @@ export class PrefixCacheAnalyser {
     const request = buildRequest(parsed, this.memo);
     const head = request.messages[0];
     const first = head ? request.tokens.subarray(head.tokenStart, head.tokenEnd) : new Int32Array(0);
-    const tailKey = first.length >= TAIL_TOKENS ? hashTokens(first, first.length - TAIL_TOKENS, first.length) : undefined;
+    const tailKey =
+      first.length >= TAIL_TOKENS ? hashTokens(first, first.length - TAIL_TOKENS, first.length) : undefined;
     const entry: Entry = { file, text, parsed, request, first, tailKey };
     this.entries.set(file, entry);
     const at = this.lowerBound(entry);
@@ -179,7 +180,9 @@ export class PrefixCacheAnalyser {
     const entry = this.entries.get(file);
     if (!entry || entry.first.length === 0) return undefined;
     const at = this.indexOf(entry);
-    const candidates = new Set<Entry>([this.order[at - 1], this.order[at + 1]].filter((e): e is Entry => e !== undefined));
+    const candidates = new Set<Entry>(
+      [this.order[at - 1], this.order[at + 1]].filter((e): e is Entry => e !== undefined),
+    );
     let taken = 0;
     for (const other of entry.tailKey === undefined ? [] : (this.tails.get(entry.tailKey) ?? [])) {
       // Twins with the same first message are group members, not near misses: skip them uncounted.
@@ -190,7 +193,8 @@ export class PrefixCacheAnalyser {
     let best: NearMiss | undefined;
     for (const other of candidates) {
       const miss = this.nearMissWith(entry, other);
-      if (miss && (!best || miss.cacheableWithout - miss.cacheableNow > best.cacheableWithout - best.cacheableNow)) best = miss;
+      if (miss && (!best || miss.cacheableWithout - miss.cacheableNow > best.cacheableWithout - best.cacheableNow))
+        best = miss;
     }
     return best;
   }
@@ -220,8 +224,20 @@ export class PrefixCacheAnalyser {
           `saves ${formatUsd(me.savedUsdPer1kCalls)} per 1,000 calls; the shared prefix ends here`,
         file,
         range: { start: me.prefixEnd, end: me.prefixEnd },
-        relatedFiles: others.map((m) => ({ file: m.file, range: { start: m.prefixEnd, end: m.prefixEnd }, message: `shares ${formatCount(m.sharedTokens)} tokens; its shared prefix ends here` })),
-        data: { sharedTokens: me.sharedTokens, cacheableTokens: me.cacheableTokens, groupSharedTokens: group.sharedTokens, coldTtftMs: me.coldTtftMs, warmTtftMs: me.warmTtftMs, savedUsdPer1kCalls: me.savedUsdPer1kCalls, files: group.members.map((m) => m.file) },
+        relatedFiles: others.map((m) => ({
+          file: m.file,
+          range: { start: m.prefixEnd, end: m.prefixEnd },
+          message: `shares ${formatCount(m.sharedTokens)} tokens; its shared prefix ends here`,
+        })),
+        data: {
+          sharedTokens: me.sharedTokens,
+          cacheableTokens: me.cacheableTokens,
+          groupSharedTokens: group.sharedTokens,
+          coldTtftMs: me.coldTtftMs,
+          warmTtftMs: me.warmTtftMs,
+          savedUsdPer1kCalls: me.savedUsdPer1kCalls,
+          files: group.members.map((m) => m.file),
+        },
       });
     }
     const miss = this.nearMiss(file);
@@ -236,7 +252,13 @@ export class PrefixCacheAnalyser {
         file,
         range: miss.range,
         relatedFiles: [{ file: miss.other, range: miss.otherRange, message: `differs here: ${quote(miss.otherText)}` }],
-        data: { other: miss.other, sharedNow: miss.sharedNow, sharedWithout: miss.sharedWithout, cacheableNow: miss.cacheableNow, cacheableWithout: miss.cacheableWithout },
+        data: {
+          other: miss.other,
+          sharedNow: miss.sharedNow,
+          sharedWithout: miss.sharedWithout,
+          cacheableNow: miss.cacheableNow,
+          cacheableWithout: miss.cacheableWithout,
+        },
       });
     }
     const total = this.entries.get(file)?.request.tokens.length ?? 0;
@@ -251,7 +273,15 @@ export class PrefixCacheAnalyser {
           `${formatCount(b.cacheableIfMoved)} tokens cacheable instead of ${formatCount(b.cacheableNow)} (warm TTFT ≈${formatMs(saved)} faster on ${model.label})`,
         file,
         range: b.range,
-        data: { kind: b.kind, dynamicBefore: b.dynamicBefore, staticTokensAfter: b.staticTokensAfter, moveToOffset: b.moveTo, cacheableNow: b.cacheableNow, cacheableIfMoved: b.cacheableIfMoved, ttftSavedMs: saved },
+        data: {
+          kind: b.kind,
+          dynamicBefore: b.dynamicBefore,
+          staticTokensAfter: b.staticTokensAfter,
+          moveToOffset: b.moveTo,
+          cacheableNow: b.cacheableNow,
+          cacheableIfMoved: b.cacheableIfMoved,
+          ttftSavedMs: saved,
+        },
       });
     }
     return findings;
@@ -276,7 +306,8 @@ export class PrefixCacheAnalyser {
 
   private refreshLcp(i: number): void {
     if (i >= this.order.length) return;
-    this.lcp[i] = i === 0 ? 0 : commonPrefix((this.order[i - 1] as Entry).request.tokens, (this.order[i] as Entry).request.tokens);
+    this.lcp[i] =
+      i === 0 ? 0 : commonPrefix((this.order[i - 1] as Entry).request.tokens, (this.order[i] as Entry).request.tokens);
   }
 
   /** The maximal run of neighbours around i whose adjacent common prefixes reach the threshold. */
@@ -304,7 +335,16 @@ export class PrefixCacheAnalyser {
       const cacheable = cacheableTokens(shared, n, rule);
       const cold = model.ttftMs(n, 0);
       const warm = model.ttftMs(n, cacheable);
-      members.push({ file: entry.file, promptTokens: n, sharedTokens: shared, cacheableTokens: cacheable, prefixEnd: this.sourceOffset(entry, shared), coldTtftMs: cold, warmTtftMs: warm, savedUsdPer1kCalls: 1000 * (model.costUsd(n, 0) - model.costUsd(n, cacheable)) });
+      members.push({
+        file: entry.file,
+        promptTokens: n,
+        sharedTokens: shared,
+        cacheableTokens: cacheable,
+        prefixEnd: this.sourceOffset(entry, shared),
+        coldTtftMs: cold,
+        warmTtftMs: warm,
+        savedUsdPer1kCalls: 1000 * (model.costUsd(n, 0) - model.costUsd(n, cacheable)),
+      });
     }
     members.sort((a, b) => a.file.localeCompare(b.file));
     return { sharedTokens: common, cacheableTokens: cacheableTokens(common, minTokens, rule), members };
@@ -328,7 +368,12 @@ export class PrefixCacheAnalyser {
     const message = request.messages.find((m) => k <= m.tokenEnd) ?? request.messages[request.messages.length - 1];
     if (!message) return 0;
     const rendered = (parsed.messages[message.index] as ParsedPrompt['messages'][number]).rendered;
-    const offset = charOffsetAfterTokens(this.options.tokenizer, rendered, message.encoded, Math.max(0, k - message.tokenStart));
+    const offset = charOffsetAfterTokens(
+      this.options.tokenizer,
+      rendered,
+      message.encoded,
+      Math.max(0, k - message.tokenStart),
+    );
     return (this.mapsOf(entry)[message.index] as RenderMap).toSource(offset);
   }
 
@@ -348,7 +393,14 @@ export class PrefixCacheAnalyser {
   private dynamicOf(entry: Entry): DynamicSpan[] {
     if (!entry.dynamic) {
       const rag = this.options.rag;
-      const regions = rag === undefined ? [] : detectRegions(entry.parsed, entry.text, rag).map((r): DynamicSpan => ({ kind: 'retrieved context', range: r.range, text: r.marker }));
+      const regions =
+        rag === undefined
+          ? []
+          : detectRegions(entry.parsed, entry.text, rag).map((r): DynamicSpan => ({
+              kind: 'retrieved context',
+              range: r.range,
+              text: r.marker,
+            }));
       entry.dynamic = detectDynamic(entry.parsed, entry.text, regions);
     }
     return entry.dynamic;
@@ -374,18 +426,39 @@ export class PrefixCacheAnalyser {
     const cacheableNow = cacheableTokens(sharedNow, n, rule);
     const cacheableWithout = cacheableTokens(sharedWithout, n, rule);
     if (cacheableWithout < this.threshold || cacheableWithout - cacheableNow < this.threshold) return undefined;
-    const range = trimmed(a.text, { start: this.sourceOffset(a, headA + d), end: this.sourceOffset(a, headA + d + gap.skipA) });
-    const otherRange = trimmed(b.text, { start: this.sourceOffset(b, headB + d), end: this.sourceOffset(b, headB + d + gap.skipB) });
+    const range = trimmed(a.text, {
+      start: this.sourceOffset(a, headA + d),
+      end: this.sourceOffset(a, headA + d + gap.skipA),
+    });
+    const otherRange = trimmed(b.text, {
+      start: this.sourceOffset(b, headB + d),
+      end: this.sourceOffset(b, headB + d + gap.skipB),
+    });
     // A dynamic value (a date, a variable) is a cache breaker, reported as such, not a near miss.
     if (this.touchesDynamic(a, range) || this.touchesDynamic(b, otherRange)) return undefined;
-    return { file: a.file, other: b.file, range, otherRange, text: a.text.slice(range.start, range.end), otherText: b.text.slice(otherRange.start, otherRange.end), sharedNow, sharedWithout, cacheableNow, cacheableWithout };
+    return {
+      file: a.file,
+      other: b.file,
+      range,
+      otherRange,
+      text: a.text.slice(range.start, range.end),
+      otherText: b.text.slice(otherRange.start, otherRange.end),
+      sharedNow,
+      sharedWithout,
+      cacheableNow,
+      cacheableWithout,
+    };
   }
 
   private findBreakers(entry: Entry): CacheBreaker[] {
     const rule = this.options.costModel.cacheRule;
     const total = entry.request.tokens.length;
     const spans = this.dynamicOf(entry)
-      .map((span) => ({ span, start: this.tokenIndexAt(entry, span.range.start), end: this.tokenIndexAt(entry, span.range.end) }))
+      .map((span) => ({
+        span,
+        start: this.tokenIndexAt(entry, span.range.start),
+        end: this.tokenIndexAt(entry, span.range.end),
+      }))
       .sort((x, y) => x.start - y.start);
     const breakers: CacheBreaker[] = [];
     const first = spans[0];
@@ -403,12 +476,22 @@ export class PrefixCacheAnalyser {
       const gain = cacheableIfMoved - cacheableTokens(staticBefore, total, rule);
       const worthIt = staticAfter >= this.threshold || gain >= this.threshold;
       const moveTo = spans[i + 1]?.span.range.start ?? this.sourceOffset(entry, total);
-      if (worthIt && cacheableIfMoved > cacheableNow) breakers.push({ file: entry.file, kind: span.kind, range: span.range, text: span.text, staticTokensAfter: staticAfter, moveTo, cacheableNow, cacheableIfMoved, dynamicBefore: i });
+      if (worthIt && cacheableIfMoved > cacheableNow)
+        breakers.push({
+          file: entry.file,
+          kind: span.kind,
+          range: span.range,
+          text: span.text,
+          staticTokensAfter: staticAfter,
+          moveTo,
+          cacheableNow,
+          cacheableIfMoved,
+          dynamicBefore: i,
+        });
     });
     return breakers;
   }
 }
-
 
 /** A token range without its leading and trailing whitespace (BPE tokens often start with a space). */
 function trimmed(text: string, range: SourceRange): SourceRange {
@@ -437,7 +520,11 @@ export interface PromptSource {
  * Feeds many files to the analyser without holding the event loop for more than about `sliceMs`
  * at a time (plus one file's update, a few milliseconds): the editor's first workspace scan.
  */
-export async function updateInSlices(analyser: PrefixCacheAnalyser, sources: Iterable<PromptSource>, sliceMs = 20): Promise<void> {
+export async function updateInSlices(
+  analyser: PrefixCacheAnalyser,
+  sources: Iterable<PromptSource>,
+  sliceMs = 20,
+): Promise<void> {
   const slicer = new Slicer(sliceMs);
   for (const s of sources) {
     analyser.update(s.file, s.text, s.parsed);

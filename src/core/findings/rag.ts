@@ -30,7 +30,12 @@ export interface RagRegion extends DetectedRegion {
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** `<tag …>…</tag>` blocks, nesting of the same tag respected; unclosed tags are not regions. */
-function xmlBlocks(text: string, from: number, to: number, tags: readonly string[]): Array<{ tag: string; range: SourceRange }> {
+function xmlBlocks(
+  text: string,
+  from: number,
+  to: number,
+  tags: readonly string[],
+): Array<{ tag: string; range: SourceRange }> {
   if (tags.length === 0) return [];
   const open = new RegExp(`<(${tags.map(escapeRegExp).join('|')})(?:\\s[^<>]*)?>`, 'gi');
   const blocks: Array<{ tag: string; range: SourceRange }> = [];
@@ -53,7 +58,12 @@ function xmlBlocks(text: string, from: number, to: number, tags: readonly string
 }
 
 /** Markdown sections headed by one of the headings, up to the next heading of the same or a higher level. */
-function headingSections(text: string, from: number, to: number, headings: readonly string[]): Array<{ heading: string; range: SourceRange }> {
+function headingSections(
+  text: string,
+  from: number,
+  to: number,
+  headings: readonly string[],
+): Array<{ heading: string; range: SourceRange }> {
   if (headings.length === 0) return [];
   const body = text.slice(0, to);
   const heading = new RegExp(`^(#{1,6})[ \\t]+(?:${headings.map(escapeRegExp).join('|')})\\b[^\\n]*`, 'gim');
@@ -81,10 +91,13 @@ export function detectRegions(parsed: ParsedPrompt, text: string, settings: Find
   const slot = new RegExp(settings.slotPattern, 'i');
   parsed.messages.forEach((message, index) => {
     const { start, end } = message.range;
-    for (const b of xmlBlocks(text, start, end, settings.tags)) found.push({ kind: 'xml', marker: `<${b.tag}>`, range: b.range, message: index });
-    for (const s of headingSections(text, start, end, settings.headings)) found.push({ kind: 'heading', marker: s.heading, range: s.range, message: index });
+    for (const b of xmlBlocks(text, start, end, settings.tags))
+      found.push({ kind: 'xml', marker: `<${b.tag}>`, range: b.range, message: index });
+    for (const s of headingSections(text, start, end, settings.headings))
+      found.push({ kind: 'heading', marker: s.heading, range: s.range, message: index });
     for (const v of parsed.variables) {
-      if (v.filled && v.range.start >= start && v.range.end <= end && slot.test(v.name)) found.push({ kind: 'slot', marker: `{{${v.name}}}`, range: v.range, message: index });
+      if (v.filled && v.range.start >= start && v.range.end <= end && slot.test(v.name))
+        found.push({ kind: 'slot', marker: `{{${v.name}}}`, range: v.range, message: index });
     }
     if (settings.pattern !== undefined) {
       const user = new RegExp(settings.pattern, 'gm');
@@ -95,7 +108,12 @@ export function detectRegions(parsed: ParsedPrompt, text: string, settings: Find
           user.lastIndex++;
           continue;
         }
-        found.push({ kind: 'pattern', marker: `/${settings.pattern}/`, range: { start: m.index, end: m.index + m[0].length }, message: index });
+        found.push({
+          kind: 'pattern',
+          marker: `/${settings.pattern}/`,
+          range: { start: m.index, end: m.index + m[0].length },
+          message: index,
+        });
       }
     }
   });
@@ -178,7 +196,16 @@ export function analyseRag(input: RagInput): RagResult {
       message: `Retrieved context: ${formatCount(r.tokens)} tokens (${formatPercent(r.share)} of the prompt) adds ≈${formatMs(r.addedTtftMs)} TTFT and ${formatUsd(r.addedCostUsd)}/call on ${model.label}; budget ${budget}`,
       file,
       range: r.range,
-      data: { marker: r.marker, kind: r.kind, tokens: r.tokens, share: r.share, addedTtftMs: r.addedTtftMs, addedCostUsd: r.addedCostUsd, maxTokens: settings.maxTokens, maxShare: settings.maxShare },
+      data: {
+        marker: r.marker,
+        kind: r.kind,
+        tokens: r.tokens,
+        share: r.share,
+        addedTtftMs: r.addedTtftMs,
+        addedCostUsd: r.addedCostUsd,
+        maxTokens: settings.maxTokens,
+        maxShare: settings.maxShare,
+      },
     });
   }
 
@@ -191,7 +218,10 @@ function duplicateFindings(input: RagInput, region: DetectedRegion, map: RenderM
   const regionStart = map.toRendered(region.range.start);
   const rendered = map.renderedSlice(region.range);
   const chunks = chunksOf(rendered, settings.tags)
-    .map((c) => ({ rendered: rendered.slice(c.start, c.end), range: { start: map.toSource(regionStart + c.start), end: map.toSource(regionStart + c.end) } }))
+    .map((c) => ({
+      rendered: rendered.slice(c.start, c.end),
+      range: { start: map.toSource(regionStart + c.start), end: map.toSource(regionStart + c.end) },
+    }))
     .map((c) => ({ ...c, tokens: tokenizer.count(c.rendered) }))
     .filter((c) => c.tokens >= settings.minChunkTokens);
   return findDuplicates(
@@ -201,7 +231,10 @@ function duplicateFindings(input: RagInput, region: DetectedRegion, map: RenderM
     const dup = chunks[later] as (typeof chunks)[number];
     const original = chunks[earlier] as (typeof chunks)[number];
     const at = lineColumn(text, original.range.start).line;
-    const what = similarity === 1 ? `Duplicate chunk: repeats the chunk at line ${at}` : `Near-duplicate chunk: ${formatPercent(similarity)} similar to the chunk at line ${at}`;
+    const what =
+      similarity === 1
+        ? `Duplicate chunk: repeats the chunk at line ${at}`
+        : `Near-duplicate chunk: ${formatPercent(similarity)} similar to the chunk at line ${at}`;
     // A slot's chunks all live in its sample value: point at the slot itself.
     const range = dup.range.start === dup.range.end ? region.range : dup.range;
     return {

@@ -96,11 +96,22 @@ export function fileFindings(input: FileFindingsInput): { regions: RagRegion[]; 
 /** The retrieved-context part of fileFindings (callers that yield between steps use the parts). */
 export function ragFindings(input: FileFindingsInput): { regions: RagRegion[]; findings: Finding[] } {
   const { file, text, parsed, analyser, tokenizer, costModel, settings } = input;
-  return analyseRag({ file, text, parsed, promptTokens: analyser.promptTokens(file) ?? 0, tokenizer, costModel, settings: settings.rag });
+  return analyseRag({
+    file,
+    text,
+    parsed,
+    promptTokens: analyser.promptTokens(file) ?? 0,
+    tokenizer,
+    costModel,
+    settings: settings.rag,
+  });
 }
 
 /** Findings with the settings' disabled codes and the file's pragmas applied. */
-export function suppressed(input: Pick<FileFindingsInput, 'text' | 'settings'>, parts: readonly Finding[][]): Finding[] {
+export function suppressed(
+  input: Pick<FileFindingsInput, 'text' | 'settings'>,
+  parts: readonly Finding[][],
+): Finding[] {
   const pragmas = readPragmas(input.text);
   return applySuppression(parts.flat(), input.settings.disabled, () => pragmas);
 }
@@ -109,7 +120,11 @@ export function suppressed(input: Pick<FileFindingsInput, 'text' | 'settings'>, 
  * Analyses every file: per-file numbers, RAG regions, cache groups and all findings, suppression
  * applied. `parseOptions` are the editor's (its variable patterns), so the report parses as it does.
  */
-export function buildReport(inputs: readonly ReportFileInput[], options: ReportOptions, parseOptions: ParseOptions = {}): PromptReport {
+export function buildReport(
+  inputs: readonly ReportFileInput[],
+  options: ReportOptions,
+  parseOptions: ParseOptions = {},
+): PromptReport {
   const { tokenizer, costModel: model, settings } = options;
   const texts = new Map(inputs.map((f) => [f.path, f.text]));
   const locate = (file: string, range: SourceRange): LocatedRange => {
@@ -117,7 +132,12 @@ export function buildReport(inputs: readonly ReportFileInput[], options: ReportO
     return { ...range, startPosition: lineColumn(text, range.start), endPosition: lineColumn(text, range.end) };
   };
 
-  const analyser = new PrefixCacheAnalyser({ tokenizer, costModel: model, settings: settings.cache, rag: settings.rag });
+  const analyser = new PrefixCacheAnalyser({
+    tokenizer,
+    costModel: model,
+    settings: settings.cache,
+    rag: settings.rag,
+  });
   const parsed = new Map(inputs.map((f) => [f.path, parsePrompt(f.path, f.text, parseOptions)]));
   for (const f of inputs) analyser.update(f.path, f.text, parsed.get(f.path) as ParsedPrompt);
 
@@ -125,13 +145,27 @@ export function buildReport(inputs: readonly ReportFileInput[], options: ReportO
   const found: Finding[] = [];
   for (const f of [...inputs].sort((a, b) => a.path.localeCompare(b.path))) {
     const n = analyser.promptTokens(f.path) ?? 0;
-    const result = fileFindings({ file: f.path, text: f.text, parsed: parsed.get(f.path) as ParsedPrompt, analyser, ...options });
+    const result = fileFindings({
+      file: f.path,
+      text: f.text,
+      parsed: parsed.get(f.path) as ParsedPrompt,
+      analyser,
+      ...options,
+    });
     files.push({
       file: f.path,
       tokens: n,
       ttftMs: model.ttftMs(n, 0),
       costUsd: model.costUsd(n, 0),
-      regions: result.regions.map((r) => ({ kind: r.kind, marker: r.marker, range: locate(f.path, r.range), tokens: r.tokens, share: r.share, addedTtftMs: r.addedTtftMs, addedCostUsd: r.addedCostUsd })),
+      regions: result.regions.map((r) => ({
+        kind: r.kind,
+        marker: r.marker,
+        range: locate(f.path, r.range),
+        tokens: r.tokens,
+        share: r.share,
+        addedTtftMs: r.addedTtftMs,
+        addedCostUsd: r.addedCostUsd,
+      })),
     });
     found.push(...result.findings);
   }
@@ -144,11 +178,26 @@ export function buildReport(inputs: readonly ReportFileInput[], options: ReportO
   const count = (severity: FindingSeverity): number => findings.filter((f) => f.severity === severity).length;
   return {
     schemaVersion: 1,
-    target: { label: model.label, tokenizer: tokenizer.id, contextWindow: model.contextWindow ?? null, cacheRule: model.cacheRule },
+    target: {
+      label: model.label,
+      tokenizer: tokenizer.id,
+      contextWindow: model.contextWindow ?? null,
+      cacheRule: model.cacheRule,
+    },
     files,
-    cacheGroups: analyser.groups().map((g) => ({ ...g, members: g.members.map((m) => ({ ...m, prefixEnd: locate(m.file, { start: m.prefixEnd, end: m.prefixEnd }) })) })),
+    cacheGroups: analyser
+      .groups()
+      .map((g) => ({
+        ...g,
+        members: g.members.map((m) => ({ ...m, prefixEnd: locate(m.file, { start: m.prefixEnd, end: m.prefixEnd }) })),
+      })),
     findings,
-    summary: { files: files.length, error: count('error'), warning: count('warning'), information: count('information') },
+    summary: {
+      files: files.length,
+      error: count('error'),
+      warning: count('warning'),
+      information: count('information'),
+    },
   };
 }
 
@@ -160,22 +209,49 @@ export function hasFindingsAtOrAbove(report: PromptReport, level: FindingSeverit
 /** The human-readable report: a per-file table, cache groups, then findings as file:line:column. */
 export function formatReport(report: PromptReport): string {
   const lines: string[] = [];
-  const rows = [['FILE', 'TOKENS', 'TTFT', 'COST/CALL', 'RAG TOKENS'], ...report.files.map((f) => [f.file, formatCount(f.tokens), formatMs(f.ttftMs), formatUsd(f.costUsd), f.regions.length === 0 ? '-' : formatCount(f.regions.reduce((n, r) => n + r.tokens, 0))])];
+  const rows = [
+    ['FILE', 'TOKENS', 'TTFT', 'COST/CALL', 'RAG TOKENS'],
+    ...report.files.map((f) => [
+      f.file,
+      formatCount(f.tokens),
+      formatMs(f.ttftMs),
+      formatUsd(f.costUsd),
+      f.regions.length === 0 ? '-' : formatCount(f.regions.reduce((n, r) => n + r.tokens, 0)),
+    ]),
+  ];
   const widths = (rows[0] as string[]).map((_, c) => Math.max(...rows.map((r) => (r[c] as string).length)));
-  for (const row of rows) lines.push(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number))).join('  ').trimEnd());
+  for (const row of rows)
+    lines.push(
+      row
+        .map((cell, c) => (c === 0 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number)))
+        .join('  ')
+        .trimEnd(),
+    );
   lines.push('', `Target: ${report.target.label} · tokenizer ${report.target.tokenizer}`);
 
   lines.push('', report.cacheGroups.length === 0 ? 'Cache groups: none' : 'Cache groups:');
   report.cacheGroups.forEach((g, i) => {
-    lines.push(`  ${i + 1}. ${formatCount(g.sharedTokens)} shared tokens, ${formatCount(g.cacheableTokens)} cacheable, ${g.members.length} files`);
+    lines.push(
+      `  ${i + 1}. ${formatCount(g.sharedTokens)} shared tokens, ${formatCount(g.cacheableTokens)} cacheable, ${g.members.length} files`,
+    );
     for (const m of g.members) {
-      lines.push(`     ${m.file}:${m.prefixEnd.startPosition.line}:${m.prefixEnd.startPosition.column}  warm ${formatMs(m.warmTtftMs)} vs cold ${formatMs(m.coldTtftMs)}, saves ${formatUsd(m.savedUsdPer1kCalls)} per 1,000 calls`);
+      lines.push(
+        `     ${m.file}:${m.prefixEnd.startPosition.line}:${m.prefixEnd.startPosition.column}  warm ${formatMs(m.warmTtftMs)} vs cold ${formatMs(m.coldTtftMs)}, saves ${formatUsd(m.savedUsdPer1kCalls)} per 1,000 calls`,
+      );
     }
   });
 
   lines.push('', report.findings.length === 0 ? 'Findings: none' : 'Findings:');
-  const ordered = [...report.findings].sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || a.file.localeCompare(b.file) || a.range.start - b.range.start);
-  for (const f of ordered) lines.push(`  ${f.severity.padEnd(11)} ${f.file}:${f.range.startPosition.line}:${f.range.startPosition.column}  ${f.code}  ${f.message}`);
+  const ordered = [...report.findings].sort(
+    (a, b) =>
+      SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
+      a.file.localeCompare(b.file) ||
+      a.range.start - b.range.start,
+  );
+  for (const f of ordered)
+    lines.push(
+      `  ${f.severity.padEnd(11)} ${f.file}:${f.range.startPosition.line}:${f.range.startPosition.column}  ${f.code}  ${f.message}`,
+    );
   const s = report.summary;
   lines.push('', `${s.files} files · ${s.error} errors · ${s.warning} warnings · ${s.information} information`, '');
   return lines.join('\n');

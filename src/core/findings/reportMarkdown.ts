@@ -6,7 +6,12 @@ import type { PromptReport } from './report';
  * file and finding a link the editor can open; all text from prompts is escaped for table cells.
  */
 export function reportMarkdown(report: PromptReport, link: (file: string, line: number) => string): string {
-  const cell = (text: string) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[<>[\]*_`]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+  const cell = (text: string) =>
+    text
+      .replace(/\\/g, '\\\\')
+      .replace(/\|/g, '\\|')
+      .replace(/[<>[\]*_`]/g, (c) => `\\${c}`)
+      .replace(/\r?\n/g, ' ');
   const { summary, target } = report;
   const lines = [
     '# Prompt Latency Lens — workspace report',
@@ -17,16 +22,25 @@ export function reportMarkdown(report: PromptReport, link: (file: string, line: 
     '',
     '| file | tokens | TTFT (cold) | $/call | retrieved-context tokens |',
     '|---|---:|---:|---:|---:|',
-    ...report.files.map((f) => `| [${cell(f.file)}](${link(f.file, 1)}) | ${f.tokens.toLocaleString('en-US')} | ${formatMs(f.ttftMs)} | ${formatUsd(f.costUsd)} | ${f.regions.reduce((n, r) => n + r.tokens, 0).toLocaleString('en-US')} |`),
+    ...report.files.map(
+      (f) =>
+        `| [${cell(f.file)}](${link(f.file, 1)}) | ${f.tokens.toLocaleString('en-US')} | ${formatMs(f.ttftMs)} | ${formatUsd(f.costUsd)} | ${f.regions.reduce((n, r) => n + r.tokens, 0).toLocaleString('en-US')} |`,
+    ),
     '',
     '## Prefix-cache groups',
     '',
   ];
   if (report.cacheGroups.length === 0) lines.push('No two prompts share a cacheable prefix.');
   report.cacheGroups.forEach((g, i) => {
-    lines.push(`**Group ${i + 1}**: ${g.sharedTokens.toLocaleString('en-US')} shared tokens, ${g.cacheableTokens.toLocaleString('en-US')} cacheable`, '');
+    lines.push(
+      `**Group ${i + 1}**: ${g.sharedTokens.toLocaleString('en-US')} shared tokens, ${g.cacheableTokens.toLocaleString('en-US')} cacheable`,
+      '',
+    );
     lines.push('| file | prefix ends | warm vs cold TTFT | saved per 1,000 calls |', '|---|---|---|---:|');
-    for (const m of g.members) lines.push(`| [${cell(m.file)}](${link(m.file, m.prefixEnd.startPosition.line)}) | line ${m.prefixEnd.startPosition.line} | ${formatMs(m.warmTtftMs)} vs ${formatMs(m.coldTtftMs)} | ${formatUsd(m.savedUsdPer1kCalls)} |`);
+    for (const m of g.members)
+      lines.push(
+        `| [${cell(m.file)}](${link(m.file, m.prefixEnd.startPosition.line)}) | line ${m.prefixEnd.startPosition.line} | ${formatMs(m.warmTtftMs)} vs ${formatMs(m.coldTtftMs)} | ${formatUsd(m.savedUsdPer1kCalls)} |`,
+      );
     lines.push('');
   });
   lines.push('', '## Findings', '');
@@ -35,7 +49,9 @@ export function reportMarkdown(report: PromptReport, link: (file: string, line: 
     lines.push('| severity | where | code | finding |', '|---|---|---|---|');
     for (const f of report.findings) {
       const { line, column } = f.range.startPosition;
-      lines.push(`| ${f.severity} | [${cell(f.file)}:${line}:${column}](${link(f.file, line)}) | \`${f.code}\` | ${cell(f.message)} |`);
+      lines.push(
+        `| ${f.severity} | [${cell(f.file)}:${line}:${column}](${link(f.file, line)}) | \`${f.code}\` | ${cell(f.message)} |`,
+      );
     }
   }
   return `${lines.join('\n')}\n`;

@@ -65,7 +65,9 @@ export class RenderMap {
     fileText: string,
   ) {
     const { start, end } = message.range;
-    const vars = parsed.variables.filter((v) => v.filled && v.range.start >= start && v.range.end <= end).sort((a, b) => a.range.start - b.range.start);
+    const vars = parsed.variables
+      .filter((v) => v.filled && v.range.start >= start && v.range.end <= end)
+      .sort((a, b) => a.range.start - b.range.start);
     const segments: Segment[] = [];
     let at = start;
     let renderedAt = 0;
@@ -87,9 +89,11 @@ export class RenderMap {
   /** File offset of a rendered offset; a point inside a variable's value maps to the variable. */
   toSource(renderedOffset: number): number {
     const { range, rendered } = this.message;
-    if (!this.exact) return range.start + Math.round((renderedOffset / Math.max(1, rendered.length)) * (range.end - range.start));
+    if (!this.exact)
+      return range.start + Math.round((renderedOffset / Math.max(1, rendered.length)) * (range.end - range.start));
     for (const s of this.segments) {
-      if (renderedOffset <= s.renderedStart + s.rendered.length) return s.variable ? s.source.start : s.source.start + (renderedOffset - s.renderedStart);
+      if (renderedOffset <= s.renderedStart + s.rendered.length)
+        return s.variable ? s.source.start : s.source.start + (renderedOffset - s.renderedStart);
     }
     return range.end;
   }
@@ -98,9 +102,13 @@ export class RenderMap {
   toRendered(sourceOffset: number): number {
     const { range, rendered } = this.message;
     const clamped = Math.min(Math.max(sourceOffset, range.start), range.end);
-    if (!this.exact) return Math.round(((clamped - range.start) / Math.max(1, range.end - range.start)) * rendered.length);
+    if (!this.exact)
+      return Math.round(((clamped - range.start) / Math.max(1, range.end - range.start)) * rendered.length);
     for (const s of this.segments) {
-      if (clamped <= s.source.end) return s.variable ? s.renderedStart + (clamped > s.source.start ? s.rendered.length : 0) : s.renderedStart + (clamped - s.source.start);
+      if (clamped <= s.source.end)
+        return s.variable
+          ? s.renderedStart + (clamped > s.source.start ? s.rendered.length : 0)
+          : s.renderedStart + (clamped - s.source.start);
     }
     return rendered.length;
   }

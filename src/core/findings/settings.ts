@@ -21,11 +21,26 @@ const settingsSchema = z.object({
       maxTokens: z.number().int().positive().default(4000),
       maxShare: z.number().gt(0).max(1).default(0.6),
       /** XML-like tags whose blocks hold retrieved text. */
-      tags: z.array(z.string().regex(/^[A-Za-z_][\w.-]*$/, 'must be a tag name')).default(['context', 'documents', 'document', 'search_results', 'search_result', 'retrieved', 'sources', 'source', 'passages', 'chunks']),
+      tags: z
+        .array(z.string().regex(/^[A-Za-z_][\w.-]*$/, 'must be a tag name'))
+        .default([
+          'context',
+          'documents',
+          'document',
+          'search_results',
+          'search_result',
+          'retrieved',
+          'sources',
+          'source',
+          'passages',
+          'chunks',
+        ]),
       /** Markdown headings (first words, case-insensitive) that start a retrieved section. */
       headings: z.array(z.string().min(1)).default(['Context', 'Documents', 'Sources', 'Retrieved']),
       /** Template variables whose names match this are retrieval slots (sized from sample data). */
-      slotPattern: regexSource.default('context|documents?|docs|sources|retrieved|retrieval|chunks|passages|search_results'),
+      slotPattern: regexSource.default(
+        'context|documents?|docs|sources|retrieved|retrieval|chunks|passages|search_results',
+      ),
       /** Extra regions: every match of this regular expression (multiline). */
       pattern: regexSource.optional(),
       /** Jaccard similarity of word shingles from which two chunks count as near-duplicates. */

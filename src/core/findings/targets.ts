@@ -19,7 +19,9 @@ const NO_CACHE: CacheRule = { minTokens: Number.MAX_SAFE_INTEGER, granularity: 1
 export function cacheRuleOf(target: ResolvedTarget, blockTokens = DEFAULT_BLOCK_TOKENS): CacheRule {
   if (target.kind === 'self-hosted') return { minTokens: blockTokens, granularity: blockTokens };
   const { caching } = target.provider;
-  return caching.mode === 'none' ? NO_CACHE : { minTokens: Math.max(1, caching.minTokens), granularity: caching.granularity };
+  return caching.mode === 'none'
+    ? NO_CACHE
+    : { minTokens: Math.max(1, caching.minTokens), granularity: caching.granularity };
 }
 
 /**
@@ -35,7 +37,11 @@ export function findingTarget(target: ResolvedTarget, blockTokens = DEFAULT_BLOC
     let e = estimates.get(key);
     if (!e) {
       if (estimates.size >= MEMO_LIMIT) estimates.clear();
-      e = estimate(target, { inputTokens: Math.max(1, inputTokens), cachedTokens: Math.min(cachedTokens, Math.max(0, inputTokens - 1)), outputTokens: 0 });
+      e = estimate(target, {
+        inputTokens: Math.max(1, inputTokens),
+        cachedTokens: Math.min(cachedTokens, Math.max(0, inputTokens - 1)),
+        outputTokens: 0,
+      });
       estimates.set(key, e);
     }
     return e;

@@ -3,7 +3,14 @@ import type { SourceRange } from '../prompt/types';
 export type FindingSeverity = 'error' | 'warning' | 'information';
 
 /** Stable codes: they appear in pragmas, settings, diagnostics and the report JSON. */
-export const FINDING_CODES = ['rag-budget', 'context-window', 'rag-duplicate', 'prefix-cache', 'cache-near-miss', 'cache-breaker'] as const;
+export const FINDING_CODES = [
+  'rag-budget',
+  'context-window',
+  'rag-duplicate',
+  'prefix-cache',
+  'cache-near-miss',
+  'cache-breaker',
+] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 
 export const SEVERITY_RANK: Record<FindingSeverity, number> = { information: 0, warning: 1, error: 2 };

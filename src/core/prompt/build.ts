@@ -13,12 +13,20 @@ export interface Section {
 }
 
 /** Turns located message texts into a ParsedPrompt: variables found, filled from the sample data. */
-export function buildPrompt(format: PromptFormat, sections: readonly Section[], settings: PromptSettings, errors: ParseError[], patterns: readonly RegExp[]): ParsedPrompt {
+export function buildPrompt(
+  format: PromptFormat,
+  sections: readonly Section[],
+  settings: PromptSettings,
+  errors: ParseError[],
+  patterns: readonly RegExp[],
+): ParsedPrompt {
   const variables: TemplateVariable[] = [];
   const messages = sections.map((section) => {
     const result = renderVariables(section.text, section.textOffset ?? 0, patterns, settings.sample);
     // Without a verbatim offset, a variable can only be placed at its message.
-    variables.push(...result.variables.map((v) => (section.textOffset === undefined ? { ...v, range: section.range } : v)));
+    variables.push(
+      ...result.variables.map((v) => (section.textOffset === undefined ? { ...v, range: section.range } : v)),
+    );
     return { role: section.role, text: section.text, rendered: result.rendered, range: section.range };
   });
   return { format, messages, variables, settings, errors };
@@ -37,7 +45,9 @@ export function rawSection(text: string, offset = 0): Section {
 
 /** A body of text (a whole plain file, a front-matter file's body): split at role markers, or one user message. */
 export function bodySections(body: string, offset: number): Section[] {
-  return splitRoleSections(body, offset)?.map((s) => ({ ...s, textOffset: s.range.start })) ?? [rawSection(body, offset)];
+  return (
+    splitRoleSections(body, offset)?.map((s) => ({ ...s, textOffset: s.range.start })) ?? [rawSection(body, offset)]
+  );
 }
 
 export function errorAt(message: string, range: SourceRange, severity: ParseError['severity'] = 'error'): ParseError {

@@ -3,11 +3,16 @@ import { buildPrompt, errorAt, rawSection, verbatimOffset, type Section } from '
 import type { ParseError, ParsedPrompt } from './types';
 import { nestingError, nodeRange, parseYaml, schemaErrors } from './yaml';
 
-const Part = z.union([z.object({ type: z.literal('text'), text: z.string() }).loose(), z.object({ type: z.string() }).loose()]);
-const Message = z.object({
-  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
-  content: z.union([z.string(), z.array(Part), z.null()]).optional(),
-}).loose();
+const Part = z.union([
+  z.object({ type: z.literal('text'), text: z.string() }).loose(),
+  z.object({ type: z.string() }).loose(),
+]);
+const Message = z
+  .object({
+    role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
+    content: z.union([z.string(), z.array(Part), z.null()]).optional(),
+  })
+  .loose();
 const ChatRequest = z.object({ messages: z.array(Message), model: z.string().optional() }).loose();
 const BareMessages = z.array(Message);
 
@@ -24,10 +29,12 @@ export function parseChatJson(text: string, patterns: readonly RegExp[]): Parsed
   }
   // JSON is YAML, and the YAML parser keeps node positions: used only to place messages and errors.
   const located = parseYaml(text, 0);
-  const rangeOf = (path: readonly PropertyKey[]) => (located.errors.length === 0 ? nodeRange(located.doc, path, 0) : undefined) ?? whole;
+  const rangeOf = (path: readonly PropertyKey[]) =>
+    (located.errors.length === 0 ? nodeRange(located.doc, path, 0) : undefined) ?? whole;
   // Picking the schema by shape (rather than a union) keeps errors specific: `messages[0].role: …`.
   const parsed = Array.isArray(value) ? BareMessages.safeParse(value) : ChatRequest.safeParse(value);
-  if (!parsed.success) return buildPrompt('chat-json', [rawSection(text)], {}, schemaErrors(parsed.error, 'chat JSON', rangeOf), patterns);
+  if (!parsed.success)
+    return buildPrompt('chat-json', [rawSection(text)], {}, schemaErrors(parsed.error, 'chat JSON', rangeOf), patterns);
 
   const root = Array.isArray(parsed.data) ? [] : ['messages'];
   const messages = Array.isArray(parsed.data) ? parsed.data : parsed.data.messages;
@@ -35,10 +42,21 @@ export function parseChatJson(text: string, patterns: readonly RegExp[]): Parsed
   const errors: ParseError[] = [];
   const sections: Section[] = messages.map((m, i) => {
     const range = rangeOf([...root, i]);
-    const parts = typeof m.content === 'string' ? [m.content] : (m.content ?? []).flatMap((p) => ('text' in p && typeof p.text === 'string' ? [p.text] : []));
+    const parts =
+      typeof m.content === 'string'
+        ? [m.content]
+        : (m.content ?? []).flatMap((p) => ('text' in p && typeof p.text === 'string' ? [p.text] : []));
     const skipped = Array.isArray(m.content) ? m.content.length - parts.length : 0;
-    if (skipped > 0) errors.push(errorAt(`messages[${i}]: ${skipped} non-text content part(s) (images, audio) are not counted`, range, 'warning'));
-    if ('tool_calls' in m || 'function_call' in m) errors.push(errorAt(`messages[${i}]: tool calls are not counted`, range, 'warning'));
+    if (skipped > 0)
+      errors.push(
+        errorAt(
+          `messages[${i}]: ${skipped} non-text content part(s) (images, audio) are not counted`,
+          range,
+          'warning',
+        ),
+      );
+    if ('tool_calls' in m || 'function_call' in m)
+      errors.push(errorAt(`messages[${i}]: tool calls are not counted`, range, 'warning'));
     const content = parts.join('');
     const textOffset = parts.length === 1 ? verbatimOffset(text, range, content) : undefined;
     return { role: m.role, text: content, range, ...(textOffset === undefined ? {} : { textOffset }) };

@@ -17,5 +17,9 @@ export function splitFrontMatter(text: string): FrontMatterSplit {
   const start = (match[1] as string).length;
   const yamlText = match[2] as string;
   const bodyOffset = match[0].length;
-  return { yaml: { text: yamlText, range: { start, end: start + yamlText.length } }, body: text.slice(bodyOffset), bodyOffset };
+  return {
+    yaml: { text: yamlText, range: { start, end: start + yamlText.length } },
+    body: text.slice(bodyOffset),
+    bodyOffset,
+  };
 }

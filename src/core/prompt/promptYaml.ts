@@ -6,11 +6,13 @@ import { nodeRange, parseYaml, schemaErrors } from './yaml';
 const Role = z.enum(['system', 'developer', 'user', 'assistant', 'tool']);
 
 /** GitHub prompt file (`.prompt.yml`): `messages`, `model`, `testData` (the first case fills variables). */
-const PromptYaml = z.object({
-  model: z.string().optional(),
-  messages: z.array(z.object({ role: Role, content: z.string() }).loose()).min(1),
-  testData: z.array(z.record(z.string(), z.unknown())).optional(),
-}).loose();
+const PromptYaml = z
+  .object({
+    model: z.string().optional(),
+    messages: z.array(z.object({ role: Role, content: z.string() }).loose()).min(1),
+    testData: z.array(z.record(z.string(), z.unknown())).optional(),
+  })
+  .loose();
 
 export function parsePromptYaml(text: string, patterns: readonly RegExp[]): ParsedPrompt {
   const whole = { start: 0, end: text.length };
@@ -28,5 +30,11 @@ export function parsePromptYaml(text: string, patterns: readonly RegExp[]): Pars
     return { role: m.role, text: m.content, range, ...(textOffset === undefined ? {} : { textOffset }) };
   });
   const sample = testData?.[0];
-  return buildPrompt('prompt-yaml', sections, { ...(model ? { model } : {}), ...(sample ? { sample } : {}) }, [], patterns);
+  return buildPrompt(
+    'prompt-yaml',
+    sections,
+    { ...(model ? { model } : {}), ...(sample ? { sample } : {}) },
+    [],
+    patterns,
+  );
 }

@@ -15,5 +15,11 @@ export function parseFrontMatterPrompt(format: PromptFormat, text: string, patte
   const yaml = parseYaml(split.yaml.text, split.yaml.range.start);
   const settings = yaml.errors.length === 0 ? readPromptySettings(yaml, split.yaml.range) : { errors: [] };
   const { errors, ...promptSettings } = settings;
-  return buildPrompt(format, bodySections(split.body, split.bodyOffset), promptSettings, [...yaml.errors, ...errors], patterns);
+  return buildPrompt(
+    format,
+    bodySections(split.body, split.bodyOffset),
+    promptSettings,
+    [...yaml.errors, ...errors],
+    patterns,
+  );
 }

@@ -5,20 +5,31 @@ import { nodeRange, schemaErrors, type YamlResult } from './yaml';
 const record = z.record(z.string(), z.unknown());
 
 /** Prompty front matter: only the fields that change what the model sees are read. */
-const PromptyFrontMatter = z.object({
-  model: z
-    .union([
-      z.string(),
-      z.object({
-        id: z.string().optional(),
-        configuration: z.object({ model: z.string().optional(), azure_deployment: z.string().optional(), name: z.string().optional() }).loose().optional(),
-      }).loose(),
-    ])
-    .optional(),
-  sample: z.union([record, z.string()]).optional(),
-  // Prompty 1 writes inputs as a map, Prompty 2 as a list of properties with a `name`.
-  inputs: z.union([z.record(z.string(), z.unknown()), z.array(z.object({ name: z.string() }).loose())]).optional(),
-}).loose();
+const PromptyFrontMatter = z
+  .object({
+    model: z
+      .union([
+        z.string(),
+        z
+          .object({
+            id: z.string().optional(),
+            configuration: z
+              .object({
+                model: z.string().optional(),
+                azure_deployment: z.string().optional(),
+                name: z.string().optional(),
+              })
+              .loose()
+              .optional(),
+          })
+          .loose(),
+      ])
+      .optional(),
+    sample: z.union([record, z.string()]).optional(),
+    // Prompty 1 writes inputs as a map, Prompty 2 as a list of properties with a `name`.
+    inputs: z.union([z.record(z.string(), z.unknown()), z.array(z.object({ name: z.string() }).loose())]).optional(),
+  })
+  .loose();
 
 /** The value an input declares for trying the prompt out: `sample`, else `example` (Prompty 2), else `default`. */
 function inputValue(input: unknown): unknown {
@@ -38,20 +49,34 @@ export function readPromptySettings(yaml: YamlResult, range: SourceRange): ReadS
   const value = yaml.value;
   if (value === undefined || value === null) return { errors: [] };
   const parsed = PromptyFrontMatter.safeParse(value);
-  if (!parsed.success) return { errors: schemaErrors(parsed.error, 'front matter', (path) => nodeRange(yaml.doc, path, range.start) ?? range) };
+  if (!parsed.success)
+    return {
+      errors: schemaErrors(parsed.error, 'front matter', (path) => nodeRange(yaml.doc, path, range.start) ?? range),
+    };
   const fm = parsed.data;
-  const model = typeof fm.model === 'string' ? fm.model : (fm.model?.configuration?.model ?? fm.model?.configuration?.azure_deployment ?? fm.model?.configuration?.name ?? fm.model?.id);
+  const model =
+    typeof fm.model === 'string'
+      ? fm.model
+      : (fm.model?.configuration?.model ??
+        fm.model?.configuration?.azure_deployment ??
+        fm.model?.configuration?.name ??
+        fm.model?.id);
   const errors: ParseError[] = [];
   let sample: Record<string, unknown> | undefined = typeof fm.sample === 'object' ? fm.sample : undefined;
   if (typeof fm.sample === 'string') {
-    errors.push({ message: `front matter.sample: file reference ${JSON.stringify(fm.sample)} is not read; its variables stay unfilled`, range, severity: 'warning' });
+    errors.push({
+      message: `front matter.sample: file reference ${JSON.stringify(fm.sample)} is not read; its variables stay unfilled`,
+      range,
+      severity: 'warning',
+    });
   }
   // Inputs' own values fill what `sample` leaves open.
-  const inputs = Array.isArray(fm.inputs) ? fm.inputs.map((input) => [input.name, input] as const) : Object.entries(fm.inputs ?? {});
+  const inputs = Array.isArray(fm.inputs)
+    ? fm.inputs.map((input) => [input.name, input] as const)
+    : Object.entries(fm.inputs ?? {});
   for (const [name, input] of inputs) {
     const value = inputValue(input);
     if (sample?.[name] === undefined && value !== undefined) sample = { ...sample, [name]: value };
   }
   return { ...(model ? { model } : {}), ...(sample ? { sample } : {}), errors };
 }
-

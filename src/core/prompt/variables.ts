@@ -20,7 +20,11 @@ export function compilePatterns(extra: readonly string[] = []): VariablePatterns
     try {
       patterns.push(new RegExp(source, 'g'));
     } catch (error) {
-      errors.push({ message: `variablePatterns: invalid pattern ${JSON.stringify(source)}: ${error instanceof Error ? error.message : String(error)}`, range: { start: 0, end: 0 }, severity: 'warning' });
+      errors.push({
+        message: `variablePatterns: invalid pattern ${JSON.stringify(source)}: ${error instanceof Error ? error.message : String(error)}`,
+        range: { start: 0, end: 0 },
+        severity: 'warning',
+      });
     }
   }
   return { patterns, errors };
@@ -46,7 +50,10 @@ function occurrences(text: string, patterns: readonly RegExp[]): Occurrence[] {
       const isBlock = match[0].startsWith('{%');
       // `{{ user.name | upper }}` looks up `user.name`; Handlebars helpers (`{{#if x}}`) are kept whole.
       const expression = inner.split('|')[0]?.trim() ?? inner;
-      const path = !isBlock && /^[\p{L}_$][\p{L}\p{N}_$]*(\.[\p{L}_$][\p{L}\p{N}_$]*)*$/u.test(expression) ? expression.split('.') : undefined;
+      const path =
+        !isBlock && /^[\p{L}_$][\p{L}\p{N}_$]*(\.[\p{L}_$][\p{L}\p{N}_$]*)*$/u.test(expression)
+          ? expression.split('.')
+          : undefined;
       found.push({ name: isBlock ? inner : expression, start, end, ...(path ? { path } : {}) });
     }
   }
@@ -64,7 +71,7 @@ function lookup(sample: Record<string, unknown> | undefined, path: readonly stri
 }
 
 function asText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 }
 
 export interface Rendered {
@@ -76,7 +83,12 @@ export interface Rendered {
  * Finds the variables in one message's text (`offset` = where it starts in the file) and fills
  * those the sample data has; unfilled ones stay as their literal text.
  */
-export function renderVariables(text: string, offset: number, patterns: readonly RegExp[], sample?: Record<string, unknown>): Rendered {
+export function renderVariables(
+  text: string,
+  offset: number,
+  patterns: readonly RegExp[],
+  sample?: Record<string, unknown>,
+): Rendered {
   const variables: TemplateVariable[] = [];
   let rendered = '';
   let last = 0;
@@ -100,6 +112,8 @@ export function unfilledVariables(prompt: ParsedPrompt): string[] {
 
 /** Variable names for a one-line message: at most ten, each cut to 40 characters (a generated or binary file can have thousands). */
 export function listNames(names: readonly string[]): string {
-  const shown = names.slice(0, LISTED_NAMES).map((n) => (n.length > NAME_CHARS ? `${n.slice(0, NAME_CHARS - 1)}…` : n).replace(/\s+/g, ' '));
+  const shown = names
+    .slice(0, LISTED_NAMES)
+    .map((n) => (n.length > NAME_CHARS ? `${n.slice(0, NAME_CHARS - 1)}…` : n).replace(/\s+/g, ' '));
   return names.length > LISTED_NAMES ? `${shown.join(', ')} and ${names.length - LISTED_NAMES} more` : shown.join(', ');
 }

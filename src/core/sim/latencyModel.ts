@@ -36,6 +36,8 @@ export function linearLatencyModel(params: LinearLatencyParams = DEFAULT_LATENCY
   return {
     prefillMs: (newTokens) => params.prefillBaseMs + (newTokens / params.prefillTokensPerSecond) * 1000,
     tpotMs: (contextTokens, batch) =>
-      params.tpotBaseMs + (contextTokens / 1000) * params.tpotMsPer1kContext + Math.max(0, batch - 1) * params.tpotMsPerExtraSequence,
+      params.tpotBaseMs +
+      (contextTokens / 1000) * params.tpotMsPer1kContext +
+      Math.max(0, batch - 1) * params.tpotMsPerExtraSequence,
   };
 }

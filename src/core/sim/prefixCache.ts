@@ -38,7 +38,10 @@ export class PrefixCache {
   private *keys(tokens: readonly number[]): Generator<string> {
     let previous = '';
     for (let start = 0; start + this.blockSize <= tokens.length; start += this.blockSize) {
-      previous = createHash('sha1').update(previous).update(tokens.slice(start, start + this.blockSize).join(',')).digest('base64');
+      previous = createHash('sha1')
+        .update(previous)
+        .update(tokens.slice(start, start + this.blockSize).join(','))
+        .digest('base64');
       yield previous;
     }
   }

@@ -11,7 +11,9 @@ const common = {
 
 export const chatRequestSchema = z.object({
   ...common,
-  messages: z.array(z.object({ role: z.string(), content: content.nullish() })).min(1, 'must hold at least one message'),
+  messages: z
+    .array(z.object({ role: z.string(), content: content.nullish() }))
+    .min(1, 'must hold at least one message'),
 });
 
 export const completionRequestSchema = z.object({
@@ -25,7 +27,10 @@ export type SimRequest = z.output<typeof chatRequestSchema> | z.output<typeof co
 export function promptText(request: SimRequest): string {
   if ('messages' in request) {
     return request.messages
-      .map((m) => `<|${m.role}|>${typeof m.content === 'string' ? m.content : (m.content ?? []).map((p) => p.text ?? '').join('')}`)
+      .map(
+        (m) =>
+          `<|${m.role}|>${typeof m.content === 'string' ? m.content : (m.content ?? []).map((p) => p.text ?? '').join('')}`,
+      )
       .join('\n');
   }
   return Array.isArray(request.prompt) ? request.prompt.join('') : request.prompt;

@@ -61,8 +61,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       sendJson(res, 200, { object: 'list', data: [{ id: model, object: 'model', owned_by: 'prompt-lens-simulator' }] });
       return;
     }
-    const schema = req.method !== 'POST' ? undefined : path === '/v1/chat/completions' ? chatRequestSchema : path === '/v1/completions' ? completionRequestSchema : undefined;
-    if (!schema) return sendError(res, 404, `no route ${req.method} ${path}; the simulator serves POST /v1/chat/completions and /v1/completions`);
+    const schema =
+      req.method !== 'POST'
+        ? undefined
+        : path === '/v1/chat/completions'
+          ? chatRequestSchema
+          : path === '/v1/completions'
+            ? completionRequestSchema
+            : undefined;
+    if (!schema)
+      return sendError(
+        res,
+        404,
+        `no route ${req.method} ${path}; the simulator serves POST /v1/chat/completions and /v1/completions`,
+      );
     const body = await readBody(req);
     if (body === undefined) return sendError(res, 413, `request body over ${MAX_BODY_BYTES} bytes`);
     const parsed = parseRequest(body, schema);
@@ -79,7 +91,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       closed = true;
     });
     if (request.stream) {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
       res.flushHeaders();
     }
 
@@ -101,7 +117,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const chunk = (choice: Record<string, unknown>) =>
       `data: ${JSON.stringify({ id, object: chat ? 'chat.completion.chunk' : 'text_completion', created, model, choices: [{ index: 0, ...choice }] })}\n\n`;
     const piece = (k: number) => WORDS[k % WORDS.length]!;
-    const usage = { prompt_tokens: tokens.length, completion_tokens: outputTokens, total_tokens: tokens.length + outputTokens, prompt_tokens_details: { cached_tokens: cached } };
+    const usage = {
+      prompt_tokens: tokens.length,
+      completion_tokens: outputTokens,
+      total_tokens: tokens.length + outputTokens,
+      prompt_tokens_details: { cached_tokens: cached },
+    };
 
     decoding++;
     let tpotSum = 0;
@@ -115,7 +136,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
           due += step;
           await delay(due - performance.now());
         }
-        if (request.stream && !closed) res.write(chunk(chat ? { delta: { content: piece(k) }, finish_reason: null } : { text: piece(k), finish_reason: null }));
+        if (request.stream && !closed)
+          res.write(
+            chunk(
+              chat ? { delta: { content: piece(k) }, finish_reason: null } : { text: piece(k), finish_reason: null },
+            ),
+          );
       }
     } finally {
       decoding--;
@@ -127,12 +153,24 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     );
     if (!request.stream) {
       const text = Array.from({ length: outputTokens }, (_, k) => piece(k)).join('');
-      const choice = chat ? { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'length' } : { index: 0, text, finish_reason: 'length' };
-      sendJson(res, 200, { id, object: chat ? 'chat.completion' : 'text_completion', created, model, choices: [choice], usage });
+      const choice = chat
+        ? { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'length' }
+        : { index: 0, text, finish_reason: 'length' };
+      sendJson(res, 200, {
+        id,
+        object: chat ? 'chat.completion' : 'text_completion',
+        created,
+        model,
+        choices: [choice],
+        usage,
+      });
       return;
     }
     res.write(chunk(chat ? { delta: {}, finish_reason: 'length' } : { text: '', finish_reason: 'length' }));
-    if (request.stream_options?.include_usage) res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\n`);
+    if (request.stream_options?.include_usage)
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\n`,
+      );
     res.end('data: [DONE]\n\n');
   }
 

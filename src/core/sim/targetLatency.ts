@@ -9,7 +9,8 @@ import type { SimLatencyModel } from './latencyModel';
  */
 export function targetLatencyModel(target: ResolvedTarget): SimLatencyModel {
   return {
-    prefillMs: (newTokens, cachedTokens) => estimate(target, { inputTokens: newTokens + cachedTokens, cachedTokens, outputTokens: 1 }).ttftMs.p50,
+    prefillMs: (newTokens, cachedTokens) =>
+      estimate(target, { inputTokens: newTokens + cachedTokens, cachedTokens, outputTokens: 1 }).ttftMs.p50,
     tpotMs: (contextTokens, batch) =>
       target.kind === 'self-hosted'
         ? decodeStep(target, Math.max(1, contextTokens), Math.max(1, batch), 'typical').tpotMs

@@ -10,7 +10,10 @@ import type { ExactTokenizerId, Tokenizer } from './types';
  */
 export const MAX_RUN = 256;
 
-const LONG_RUN = new RegExp(`[\\p{L}\\p{M}]{${MAX_RUN + 1},}|\\s{${MAX_RUN + 1},}|[^\\s\\p{L}\\p{N}]{${MAX_RUN + 1},}`, 'gu');
+const LONG_RUN = new RegExp(
+  `[\\p{L}\\p{M}]{${MAX_RUN + 1},}|\\s{${MAX_RUN + 1},}|[^\\s\\p{L}\\p{N}]{${MAX_RUN + 1},}`,
+  'gu',
+);
 
 /** Whether `text` has a run that the tokenizers cut (so their count of it is approximate). */
 export function hasLongRun(text: string): boolean {
@@ -26,7 +29,7 @@ function* pieces(text: string): Generator<string> {
   for (const match of text.matchAll(LONG_RUN)) {
     if (match.index > from) yield text.slice(from, match.index);
     const run = match[0];
-    for (let start = 0; start < run.length; ) {
+    for (let start = 0; start < run.length;) {
       let end = Math.min(start + MAX_RUN, run.length);
       if (end < run.length && isLowSurrogate(run.charCodeAt(end))) end++;
       yield run.slice(start, end);
@@ -47,7 +50,11 @@ function isLowSurrogate(code: number): boolean {
  * `<|endoftext|>` in prompt text are encoded as ordinary text, as the APIs bill them, and never throw.
  */
 export function bpeTokenizer(id: ExactTokenizerId, ranks: RawBytePairRanks, splitRegex: RegExp): Tokenizer {
-  const core = new BytePairEncodingCore({ bytePairRankDecoder: ranks, tokenSplitRegex: splitRegex, specialTokensEncoder: new Map() });
+  const core = new BytePairEncodingCore({
+    bytePairRankDecoder: ranks,
+    tokenSplitRegex: splitRegex,
+    specialTokensEncoder: new Map(),
+  });
   const countBase = (text: string): number => {
     let total = 0;
     for (const piece of pieces(text)) total += core.countNative(piece);

@@ -8,7 +8,11 @@ export interface ChatOverhead {
   rule: string;
 }
 
-const OPENAI: ChatOverhead = { perMessage: 3, perRequest: 3, rule: 'OpenAI: 3 tokens per message (<|start|>role<|message|>…<|end|>) + 3 priming the reply' };
+const OPENAI: ChatOverhead = {
+  perMessage: 3,
+  perRequest: 3,
+  rule: 'OpenAI: 3 tokens per message (<|start|>role<|message|>…<|end|>) + 3 priming the reply',
+};
 const NONE: ChatOverhead = { perMessage: 0, perRequest: 0, rule: 'no published rule: message text only' };
 
 /** Per tokenizer family; the role name is counted as one token, as it is for system/user/assistant. */
@@ -20,10 +24,26 @@ export const CHAT_OVERHEAD: Record<TokenizerId, ChatOverhead> = {
     perRequest: 5,
     rule: 'Llama 3: <|start_header_id|>role<|end_header_id|>\\n\\n…<|eot_id|> = 5 per message; <|begin_of_text|> + assistant header = 5 per request',
   },
-  qwen2: { perMessage: 5, perRequest: 3, rule: 'ChatML: <|im_start|>role\\n…<|im_end|>\\n = 5 per message; <|im_start|>assistant\\n = 3 per request' },
-  'deepseek-v3': { perMessage: 1, perRequest: 2, rule: 'DeepSeek-V3: one <｜User｜>/<｜Assistant｜> marker per message; BOS + <｜Assistant｜> per request' },
-  mistral: { perMessage: 2, perRequest: 1, rule: 'Mistral: [INST] … [/INST] (or </s> after an answer) = 2 per message; <s> per request' },
-  gemma3: { perMessage: 5, perRequest: 4, rule: 'Gemma: <start_of_turn>role\\n…<end_of_turn>\\n = 5 per message; <bos> + <start_of_turn>model\\n = 4 per request' },
+  qwen2: {
+    perMessage: 5,
+    perRequest: 3,
+    rule: 'ChatML: <|im_start|>role\\n…<|im_end|>\\n = 5 per message; <|im_start|>assistant\\n = 3 per request',
+  },
+  'deepseek-v3': {
+    perMessage: 1,
+    perRequest: 2,
+    rule: 'DeepSeek-V3: one <｜User｜>/<｜Assistant｜> marker per message; BOS + <｜Assistant｜> per request',
+  },
+  mistral: {
+    perMessage: 2,
+    perRequest: 1,
+    rule: 'Mistral: [INST] … [/INST] (or </s> after an answer) = 2 per message; <s> per request',
+  },
+  gemma3: {
+    perMessage: 5,
+    perRequest: 4,
+    rule: 'Gemma: <start_of_turn>role\\n…<end_of_turn>\\n = 5 per message; <bos> + <start_of_turn>model\\n = 4 per request',
+  },
   claude: NONE,
   gemini: NONE,
   approximate: NONE,

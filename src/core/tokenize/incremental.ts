@@ -39,7 +39,12 @@ export class IncrementalCounter {
    * The same counter, built in slices of about `sliceMs` that yield to the event loop between
    * them: a large document's first count never holds an extension host for long.
    */
-  static async create(tokenizer: Tokenizer, text: string, sliceMs = 8, target = CHUNK_TARGET): Promise<IncrementalCounter> {
+  static async create(
+    tokenizer: Tokenizer,
+    text: string,
+    sliceMs = 8,
+    target = CHUNK_TARGET,
+  ): Promise<IncrementalCounter> {
     const chunks: Chunk[] = [];
     let from = 0;
     const slicer = new Slicer(sliceMs);
@@ -70,7 +75,11 @@ export class IncrementalCounter {
     const max = Math.min(old.length, text.length);
     const prefix = commonLength(old, text, max, (s, from, to) => s.slice(from, to));
     const suffix = commonLength(old, text, max - prefix, (s, from, to) => s.slice(s.length - to, s.length - from));
-    return this.apply({ offset: prefix, removed: old.length - prefix - suffix, inserted: text.slice(prefix, text.length - suffix) });
+    return this.apply({
+      offset: prefix,
+      removed: old.length - prefix - suffix,
+      inserted: text.slice(prefix, text.length - suffix),
+    });
   }
 
   /** Applies one edit and returns the new count. Offsets outside the text are clamped. */
@@ -82,7 +91,8 @@ export class IncrementalCounter {
     const first = this.chunkIndexAt(Math.max(0, offset - 1));
     const last = this.chunkIndexAt(removedEnd);
     const regionStart = this.startOf(first);
-    const regionEnd = last < this.chunks.length ? this.startOf(last) + (this.chunks[last] as Chunk).length : this.text.length;
+    const regionEnd =
+      last < this.chunks.length ? this.startOf(last) + (this.chunks[last] as Chunk).length : this.text.length;
 
     this.text = this.text.slice(0, offset) + edit.inserted + this.text.slice(removedEnd);
     const delta = edit.inserted.length - (removedEnd - offset);
@@ -126,9 +136,15 @@ const COMPARE_BLOCK = 4096;
  * How many characters `a` and `b` share (at most `max`), reading both through `part(s, from, to)`:
  * from the start, or from the end when `part` counts backwards.
  */
-function commonLength(a: string, b: string, max: number, part: (s: string, from: number, to: number) => string): number {
+function commonLength(
+  a: string,
+  b: string,
+  max: number,
+  part: (s: string, from: number, to: number) => string,
+): number {
   let n = 0;
-  while (n + COMPARE_BLOCK <= max && part(a, n, n + COMPARE_BLOCK) === part(b, n, n + COMPARE_BLOCK)) n += COMPARE_BLOCK;
+  while (n + COMPARE_BLOCK <= max && part(a, n, n + COMPARE_BLOCK) === part(b, n, n + COMPARE_BLOCK))
+    n += COMPARE_BLOCK;
   while (n < max && part(a, n, n + 1) === part(b, n, n + 1)) n++;
   return n;
 }

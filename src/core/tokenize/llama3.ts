@@ -29,7 +29,8 @@ export function llama3Ranks(vocabulary: Llama3Vocabulary): RawBytePairRanks {
 
 /** GPT-2's byte-to-unicode table, inverted (char code → byte): printable bytes stand for themselves, others for U+0100 on. */
 function byteLevelDecoder(): Uint8Array {
-  const printable = (b: number): boolean => (b >= 0x21 && b <= 0x7e) || (b >= 0xa1 && b <= 0xac) || (b >= 0xae && b <= 0xff);
+  const printable = (b: number): boolean =>
+    (b >= 0x21 && b <= 0x7e) || (b >= 0xa1 && b <= 0xac) || (b >= 0xae && b <= 0xff);
   const table = new Uint8Array(0x200);
   let next = 0;
   for (let b = 0; b < 256; b++) table[printable(b) ? b : 256 + next++] = b;

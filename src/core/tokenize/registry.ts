@@ -15,8 +15,11 @@ const APPROXIMATIONS = {
   'deepseek-v3': { factor: 1.023, error: 'measured vs DeepSeek-V3 tokenizer: per-segment error median 1.6%, p90 4.3%' },
   mistral: { factor: 1.329, error: 'measured vs Mixtral 8x7B (v1) tokenizer: per-segment error median 2.9%, p90 9.4%' },
   gemma3: { factor: 1.145, error: 'measured vs Gemma 3 tokenizer: per-segment error median 3.2%, p90 5.7%, max 15%' },
-  gemini: { factor: 1.145, error: 'not measurable offline (no public tokenizer); assumes Gemma 3\'s vocabulary family' },
-  claude: { factor: 1.2, error: 'not measurable offline (no public tokenizer); factor 1.2 over o200k_base is an assumption' },
+  gemini: { factor: 1.145, error: "not measurable offline (no public tokenizer); assumes Gemma 3's vocabulary family" },
+  claude: {
+    factor: 1.2,
+    error: 'not measurable offline (no public tokenizer); factor 1.2 over o200k_base is an assumption',
+  },
   approximate: { factor: 1.0, error: 'unknown model: the o200k_base count, error unknown' },
 } as const satisfies Partial<Record<TokenizerId, { factor: number; error: string }>>;
 
@@ -41,10 +44,16 @@ function isApproximate(id: TokenizerId): id is ApproximateId {
 
 // Literal requires so the bundler can split each vocabulary into its own lazily required file.
 const EXACT_LOADERS: Record<ExactTokenizerId, () => Tokenizer> = {
-  o200k_base: () => bpeTokenizer('o200k_base', defaultExport(require('gpt-tokenizer/bpeRanks/o200k_base')), O200K_TOKEN_SPLIT_REGEX),
-  cl100k_base: () => bpeTokenizer('cl100k_base', defaultExport(require('gpt-tokenizer/bpeRanks/cl100k_base')), CL100K_TOKEN_SPLIT_REGEX),
+  o200k_base: () =>
+    bpeTokenizer('o200k_base', defaultExport(require('gpt-tokenizer/bpeRanks/o200k_base')), O200K_TOKEN_SPLIT_REGEX),
+  cl100k_base: () =>
+    bpeTokenizer('cl100k_base', defaultExport(require('gpt-tokenizer/bpeRanks/cl100k_base')), CL100K_TOKEN_SPLIT_REGEX),
   llama3: () =>
-    bpeTokenizer('llama3', llama3Ranks(require('llama3-tokenizer-js/bundle/commonjs-llama3-tokenizer-with-baked-data.cjs').llama3Tokenizer), CL100K_TOKEN_SPLIT_REGEX),
+    bpeTokenizer(
+      'llama3',
+      llama3Ranks(require('llama3-tokenizer-js/bundle/commonjs-llama3-tokenizer-with-baked-data.cjs').llama3Tokenizer),
+      CL100K_TOKEN_SPLIT_REGEX,
+    ),
 };
 
 function defaultExport(mod: { default?: RawBytePairRanks }): RawBytePairRanks {
@@ -81,7 +90,9 @@ export function getTokenizer(id: TokenizerId): Tokenizer {
  * measurements and for workers; everything else should share `getTokenizer`'s.
  */
 export function createTokenizer(id: TokenizerId): Tokenizer {
-  return isApproximate(id) ? scaledTokenizer(id, createTokenizer('o200k_base'), APPROXIMATIONS[id].factor) : EXACT_LOADERS[id]();
+  return isApproximate(id)
+    ? scaledTokenizer(id, createTokenizer('o200k_base'), APPROXIMATIONS[id].factor)
+    : EXACT_LOADERS[id]();
 }
 
 /** Which vocabularies have been loaded so far (activation must leave this empty). */

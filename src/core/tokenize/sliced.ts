@@ -22,7 +22,11 @@ export interface SlicedCount {
  * any Node event loop) is never blocked for long. Same result as `tokenizer.count(text)`.
  * Rejects with the signal's reason when aborted.
  */
-export async function countSliced(text: string, tokenizer: Tokenizer, options: SlicedCountOptions = {}): Promise<SlicedCount> {
+export async function countSliced(
+  text: string,
+  tokenizer: Tokenizer,
+  options: SlicedCountOptions = {},
+): Promise<SlicedCount> {
   const sliceMs = options.sliceMs ?? 8;
   let base = 0;
   let longest = 0;

@@ -22,7 +22,16 @@ export interface Tokenizer {
 export const EXACT_TOKENIZER_IDS = ['o200k_base', 'cl100k_base', 'llama3'] as const;
 export type ExactTokenizerId = (typeof EXACT_TOKENIZER_IDS)[number];
 
-export const TOKENIZER_IDS = [...EXACT_TOKENIZER_IDS, 'qwen2', 'deepseek-v3', 'mistral', 'gemma3', 'claude', 'gemini', 'approximate'] as const;
+export const TOKENIZER_IDS = [
+  ...EXACT_TOKENIZER_IDS,
+  'qwen2',
+  'deepseek-v3',
+  'mistral',
+  'gemma3',
+  'claude',
+  'gemini',
+  'approximate',
+] as const;
 export type TokenizerId = (typeof TOKENIZER_IDS)[number];
 
 export interface TokenizerInfo {

@@ -87,7 +87,10 @@ export class PromptAnalyzer implements vscode.Disposable {
       onExit: (reason, restarting) => {
         console.error(`Prompt Latency Lens: ${reason}${restarting ? '; restarting it' : ''}`);
         if (restarting) this.invalidate();
-        else void vscode.window.showErrorMessage(`Prompt Latency Lens: ${reason}. Token counts and estimates are unavailable.`);
+        else
+          void vscode.window.showErrorMessage(
+            `Prompt Latency Lens: ${reason}. Token counts and estimates are unavailable.`,
+          );
       },
     });
     this.disposables.push(
@@ -97,7 +100,11 @@ export class PromptAnalyzer implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length === 0) return;
         const key = e.document.uri.toString();
-        const edits = e.contentChanges.map((c) => ({ offset: c.rangeOffset, removed: c.rangeLength, inserted: c.text }));
+        const edits = e.contentChanges.map((c) => ({
+          offset: c.rangeOffset,
+          removed: c.rangeLength,
+          inserted: c.text,
+        }));
         this.pendingEdits.set(key, [...(this.pendingEdits.get(key) ?? []), ...edits]);
       }),
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d)),
@@ -152,14 +159,26 @@ export class PromptAnalyzer implements vscode.Disposable {
     const key = document.uri.toString();
     const version = document.version;
     // UTF-8 takes at least a byte per UTF-16 unit: a file that long is over the limit without copying its text.
-    const text = document.offsetAt(document.lineAt(document.lineCount - 1).range.end) > config.maxFileBytes ? undefined : document.getText();
+    const text =
+      document.offsetAt(document.lineAt(document.lineCount - 1).range.end) > config.maxFileBytes
+        ? undefined
+        : document.getText();
     // The edits that turn the text the worker last saw into this one (taken with the text, so they match).
     const edits = this.pendingEdits.get(key) ?? [];
     this.pendingEdits.delete(key);
     // Each step on a megabyte is a few milliseconds (more on a busy machine): yield between them.
     await nextTick();
     if (text === undefined || Buffer.byteLength(text) > config.maxFileBytes) {
-      const result: DocumentAnalysis = { version, parsed: parsePrompt(document.fileName, ''), count: NOTHING_COUNTED, targets: [], findings: [], profile: readWorkloadProfile(undefined, document.uri).profile, tooLarge: `over promptLens.maxFileBytes (${config.maxFileBytes.toLocaleString('en-US')} bytes): not tokenised`, problems: config.problems };
+      const result: DocumentAnalysis = {
+        version,
+        parsed: parsePrompt(document.fileName, ''),
+        count: NOTHING_COUNTED,
+        targets: [],
+        findings: [],
+        profile: readWorkloadProfile(undefined, document.uri).profile,
+        tooLarge: `over promptLens.maxFileBytes (${config.maxFileBytes.toLocaleString('en-US')} bytes): not tokenised`,
+        problems: config.problems,
+      };
       this.store(document, result, generation);
       return result;
     }
@@ -177,19 +196,33 @@ export class PromptAnalyzer implements vscode.Disposable {
       count: countFor(counted, counted.targets[0]!),
       ...(counted.frontMatterTarget ? { frontMatterTarget: counted.frontMatterTarget } : {}),
       profile,
-      problems: [...config.problems, ...profileProblems, ...this.calibrations.staleNotes(counted.targets.map((t) => t.id))],
+      problems: [
+        ...config.problems,
+        ...profileProblems,
+        ...this.calibrations.staleNotes(counted.targets.map((t) => t.id)),
+      ],
     };
     const withFindings = async (): Promise<DocumentAnalysis | undefined> => {
       const found = await this.engine.call('findings', key, version);
       if (!found || document.version !== version) return undefined;
-      return { ...base, targets: this.estimates(counted, profile, found.cacheable), findings: found.findings, ...(found.cacheable ? { cacheable: found.cacheable } : {}) };
+      return {
+        ...base,
+        targets: this.estimates(counted, profile, found.cacheable),
+        findings: found.findings,
+        ...(found.cacheable ? { cacheable: found.cacheable } : {}),
+      };
     };
 
     if (text.length >= DEFERRED_FINDINGS_CHARS) {
       // Large prompt: counts and estimates now (status bar, hover), findings once typing pauses;
       // until then the previous findings and cacheable prefix stand.
       const previous = this.results.get(key);
-      const result: DocumentAnalysis = { ...base, targets: this.estimates(counted, profile, previous?.cacheable), findings: previous?.findings ?? [], ...(previous?.cacheable ? { cacheable: previous.cacheable } : {}) };
+      const result: DocumentAnalysis = {
+        ...base,
+        targets: this.estimates(counted, profile, previous?.cacheable),
+        findings: previous?.findings ?? [],
+        ...(previous?.cacheable ? { cacheable: previous.cacheable } : {}),
+      };
       this.store(document, result, generation);
       this.deferFindings(document, generation, withFindings);
       return result;
@@ -200,10 +233,20 @@ export class PromptAnalyzer implements vscode.Disposable {
     return result;
   }
 
-  private estimates(counted: CountResult, profile: WorkloadProfile, cacheable: Cacheable | undefined): TargetEstimate[] {
+  private estimates(
+    counted: CountResult,
+    profile: WorkloadProfile,
+    cacheable: Cacheable | undefined,
+  ): TargetEstimate[] {
     return counted.targets.map((target) => {
       const calibration = this.calibrations.profile(target.id);
-      return estimateTarget({ target, count: countFor(counted, target), cacheableTokens: cacheable?.tokens ?? 0, slo: profile, ...(calibration ? { calibration } : {}) });
+      return estimateTarget({
+        target,
+        count: countFor(counted, target),
+        cacheableTokens: cacheable?.tokens ?? 0,
+        slo: profile,
+        ...(calibration ? { calibration } : {}),
+      });
     });
   }
 
@@ -215,7 +258,11 @@ export class PromptAnalyzer implements vscode.Disposable {
   }
 
   /** Runs a large document's findings after FINDINGS_IDLE_MS without edits, then tells the surfaces. */
-  private deferFindings(document: vscode.TextDocument, generation: number, pass: () => Promise<DocumentAnalysis | undefined>): void {
+  private deferFindings(
+    document: vscode.TextDocument,
+    generation: number,
+    pass: () => Promise<DocumentAnalysis | undefined>,
+  ): void {
     this.findingTimers.schedule(document.uri.toString(), FINDINGS_IDLE_MS, () => {
       pass().then(
         (result) => {
@@ -246,7 +293,11 @@ export class PromptAnalyzer implements vscode.Disposable {
   /** Compare Targets for an analysed document (its latest counted text). */
   async compare(document: vscode.TextDocument, analysis: DocumentAnalysis): Promise<CompareResult> {
     await this.configuration();
-    return this.engine.call('compare', document.uri.toString(), { profile: analysis.profile, ...(analysis.cacheable ? { cachedTokens: analysis.cacheable.tokens } : {}), calibrations: this.calibrations.profiles() });
+    return this.engine.call('compare', document.uri.toString(), {
+      profile: analysis.profile,
+      ...(analysis.cacheable ? { cachedTokens: analysis.cacheable.tokens } : {}),
+      calibrations: this.calibrations.profiles(),
+    });
   }
 
   /** The workspace report on the primary target. */
@@ -316,9 +367,18 @@ export class PromptAnalyzer implements vscode.Disposable {
     const raw = vscode.workspace.getConfiguration('promptLens');
     // VS Code hands settings objects out as proxies; the schema wants plain JSON data.
     const plain = (key: string): unknown => JSON.parse(JSON.stringify(raw.get(key) ?? null)) ?? undefined;
-    const findings = parseFindingSettings({ disabled: plain('findings.disabled'), rag: plain('rag'), cache: plain('cache') });
+    const findings = parseFindingSettings({
+      disabled: plain('findings.disabled'),
+      rag: plain('rag'),
+      cache: plain('cache'),
+    });
     problems.push(...findings.problems.map((p) => `promptLens.${p}`));
-    const engine: EngineConfig = { tables: loaded.tables, targets, findings: findings.settings, variablePatterns: settings.variablePatterns };
+    const engine: EngineConfig = {
+      tables: loaded.tables,
+      targets,
+      findings: findings.settings,
+      variablePatterns: settings.variablePatterns,
+    };
     await this.engine.call('configure', engine);
     return { engine, maxFileBytes: settings.maxFileBytes, problems };
   }
@@ -335,4 +395,12 @@ function countFor(counted: CountResult, target: ResolvedTarget): PromptCount {
 }
 
 /** A file over the size limit is not tokenised at all. */
-const NOTHING_COUNTED: PromptCount = { tokenizer: 'o200k_base', exact: true, contentTokens: 0, inputTokens: 0, messages: [], variables: [], errors: [] };
+const NOTHING_COUNTED: PromptCount = {
+  tokenizer: 'o200k_base',
+  exact: true,
+  contentTokens: 0,
+  inputTokens: 0,
+  messages: [],
+  variables: [],
+  errors: [],
+};

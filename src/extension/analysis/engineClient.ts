@@ -93,7 +93,8 @@ export class EngineClient {
       const reason = this.exitReason ?? `the analysis worker exited with code ${code}`;
       const now = (this.options.now ?? Date.now)();
       this.crashes = [...this.crashes.filter((t) => now - t < CRASH_WINDOW_MS), now];
-      if (this.crashes.length >= MAX_CRASHES) this.gaveUp = `${reason} (${MAX_CRASHES} times within ${CRASH_WINDOW_MS / 60_000} minutes; not restarted: reload the window to try again)`;
+      if (this.crashes.length >= MAX_CRASHES)
+        this.gaveUp = `${reason} (${MAX_CRASHES} times within ${CRASH_WINDOW_MS / 60_000} minutes; not restarted: reload the window to try again)`;
       this.rejectAll(reason);
       if (!this.disposed) this.options.onExit?.(this.gaveUp ?? reason, !this.gaveUp);
     });

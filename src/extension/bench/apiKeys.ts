@@ -29,7 +29,10 @@ async function pickEndpointName(placeHolder: string, given?: string): Promise<st
     void vscode.window.showWarningMessage('Prompt Latency Lens: no endpoints configured in promptLens.endpoints.');
     return undefined;
   }
-  const pick = await vscode.window.showQuickPick(endpoints.map((e) => ({ label: e.name, description: e.baseUrl })), { placeHolder });
+  const pick = await vscode.window.showQuickPick(
+    endpoints.map((e) => ({ label: e.name, description: e.baseUrl })),
+    { placeHolder },
+  );
   return pick?.label;
 }
 
@@ -38,7 +41,13 @@ export function registerApiKeyCommands(keys: ApiKeys): vscode.Disposable[] {
     vscode.commands.registerCommand('promptLens.setApiKey', async (endpointName?: string, value?: string) => {
       const name = await pickEndpointName('Endpoint whose API key to set', endpointName);
       if (!name) return;
-      const key = value ?? (await vscode.window.showInputBox({ prompt: `API key for ${name} (kept in VS Code's secret storage)`, password: true, ignoreFocusOut: true }));
+      const key =
+        value ??
+        (await vscode.window.showInputBox({
+          prompt: `API key for ${name} (kept in VS Code's secret storage)`,
+          password: true,
+          ignoreFocusOut: true,
+        }));
       if (!key) return;
       await keys.store(name, key);
       void vscode.window.showInformationMessage(`Prompt Latency Lens: API key for ${name} saved in secret storage.`);

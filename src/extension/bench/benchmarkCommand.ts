@@ -37,21 +37,35 @@ export function untrustedMessage(): string {
 }
 
 /** The endpoint to use: the named one, the only one, or a pick with the last used first. */
-export async function chooseEndpoint(context: vscode.ExtensionContext, given?: string): Promise<EndpointConfig | undefined> {
+export async function chooseEndpoint(
+  context: vscode.ExtensionContext,
+  given?: string,
+): Promise<EndpointConfig | undefined> {
   const { endpoints, problems } = readEndpoints();
   for (const p of problems) void vscode.window.showWarningMessage(`Prompt Latency Lens: ${p}`);
   if (given) {
     const found = endpoints.find((e) => e.name === given);
-    if (!found) void vscode.window.showErrorMessage(`Prompt Latency Lens: no endpoint named "${given}" in promptLens.endpoints.`);
+    if (!found)
+      void vscode.window.showErrorMessage(`Prompt Latency Lens: no endpoint named "${given}" in promptLens.endpoints.`);
     return found;
   }
   if (endpoints.length === 0) {
-    void vscode.window.showWarningMessage('Prompt Latency Lens: add an endpoint to promptLens.endpoints first (npm start configures the local simulator).');
+    void vscode.window.showWarningMessage(
+      'Prompt Latency Lens: add an endpoint to promptLens.endpoints first (npm start configures the local simulator).',
+    );
     return undefined;
   }
   const last = context.workspaceState.get<string>(LAST_ENDPOINT);
   const ordered = [...endpoints].sort((a, b) => Number(b.name === last) - Number(a.name === last));
-  const chosen = ordered.length === 1 ? ordered[0] : (await vscode.window.showQuickPick(ordered.map((e) => ({ label: e.name, description: `${e.model} · ${e.baseUrl}`, endpoint: e })), { placeHolder: 'Endpoint to benchmark' }))?.endpoint;
+  const chosen =
+    ordered.length === 1
+      ? ordered[0]
+      : (
+          await vscode.window.showQuickPick(
+            ordered.map((e) => ({ label: e.name, description: `${e.model} · ${e.baseUrl}`, endpoint: e })),
+            { placeHolder: 'Endpoint to benchmark' },
+          )
+        )?.endpoint;
   if (chosen) await context.workspaceState.update(LAST_ENDPOINT, chosen.name);
   return chosen;
 }
@@ -61,7 +75,9 @@ export async function keyFor(deps: BenchDeps, endpoint: EndpointConfig): Promise
   const key = await deps.keys.get(endpoint.name);
   if (key === undefined) return undefined;
   if (await deps.consent.mayReceiveKey(endpoint.name, endpoint.baseUrl)) return key;
-  void vscode.window.showWarningMessage(`Prompt Latency Lens: not sending the API key for ${endpoint.name} to ${new URL(endpoint.baseUrl).origin}; the benchmark did not run.`);
+  void vscode.window.showWarningMessage(
+    `Prompt Latency Lens: not sending the API key for ${endpoint.name} to ${new URL(endpoint.baseUrl).origin}; the benchmark did not run.`,
+  );
   return null;
 }
 
@@ -75,7 +91,12 @@ export interface PromptRun {
  * What every run against an endpoint checks first: a trusted workspace, a prompt document whose
  * variables are all filled, and an endpoint (named, or picked). Each refusal says why.
  */
-export async function preparePromptRun(deps: BenchDeps, uri: vscode.Uri | undefined, endpointName: string | undefined, purpose: string): Promise<PromptRun | undefined> {
+export async function preparePromptRun(
+  deps: BenchDeps,
+  uri: vscode.Uri | undefined,
+  endpointName: string | undefined,
+  purpose: string,
+): Promise<PromptRun | undefined> {
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showWarningMessage(untrustedMessage());
     return undefined;
@@ -95,7 +116,11 @@ export async function preparePromptRun(deps: BenchDeps, uri: vscode.Uri | undefi
 }
 
 /** "Benchmark This Prompt": runs, shows live progress, saves the result, returns it (for tests). */
-export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpointName?: string): Promise<BenchResult | undefined> {
+export async function benchmarkPrompt(
+  deps: BenchDeps,
+  uri?: vscode.Uri,
+  endpointName?: string,
+): Promise<BenchResult | undefined> {
   const run = await preparePromptRun(deps, uri, endpointName, 'benchmark it');
   if (!run) return undefined;
   const { document, endpoint, messages } = run;
@@ -109,7 +134,9 @@ export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpoin
   let predicted: { ttftMs: number; tpotMs: number } | undefined;
   if (endpoint.target) {
     const { tables } = await deps.tables.get();
-    const p = predictEndpoint(tables, endpoint.target, messageTokenCounter(messages), benchmark.maxTokens, (id) => deps.calibrations.profile(id));
+    const p = predictEndpoint(tables, endpoint.target, messageTokenCounter(messages), benchmark.maxTokens, (id) =>
+      deps.calibrations.profile(id),
+    );
     if (p.ok) predicted = { ttftMs: p.ttftMs, tpotMs: p.tpotMs };
     else void vscode.window.showWarningMessage(`Prompt Latency Lens: endpoint ${endpoint.name}'s target: ${p.error}`);
   }
@@ -117,20 +144,28 @@ export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpoin
   const label = vscode.workspace.asRelativePath(document.uri);
   const hash = promptHash(document.getText());
   const { entries: earlier, problems } = await deps.history.list(hash, 1);
-  for (const p of problems) void vscode.window.showWarningMessage(`Prompt Latency Lens: benchmark history file ${p.file} is unreadable (${p.message}); moved to ${p.movedTo}.`);
+  for (const p of problems)
+    void vscode.window.showWarningMessage(
+      `Prompt Latency Lens: benchmark history file ${p.file} is unreadable (${p.message}); moved to ${p.movedTo}.`,
+    );
   const previous = earlier[0]?.result;
   const base = { prompt: label, endpoint: `${endpoint.name} · ${endpoint.model}`, ...(previous ? { previous } : {}) };
   deps.panel.show({ ...base, running: true, progress: 'starting' });
 
   const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Benchmarking ${label} on ${endpoint.name}`, cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Benchmarking ${label} on ${endpoint.name}`,
+      cancellable: true,
+    },
     async (progress, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
       deps.inFlight.add(abort);
       let lastUpdate = 0;
       let soFar: BenchResult | undefined;
-      const live = (text: string) => deps.panel.update({ ...base, running: true, progress: text, ...(soFar ? { result: soFar } : {}) });
+      const live = (text: string) =>
+        deps.panel.update({ ...base, running: true, progress: text, ...(soFar ? { result: soFar } : {}) });
       const onProgress = (p: BenchProgress) => {
         const text = `${p.cache} · ${p.level} · ${p.done}/${p.total}${p.failed ? ` · ${p.failed} failed` : ''}`;
         progress.report({ message: text });
@@ -167,9 +202,14 @@ export async function benchmarkPrompt(deps: BenchDeps, uri?: vscode.Uri, endpoin
   try {
     await deps.history.save({ schemaVersion: 1, promptHash: hash, prompt: label, result });
   } catch (error) {
-    void vscode.window.showErrorMessage(`Prompt Latency Lens: could not save the benchmark history: ${(error as Error).message}`);
+    void vscode.window.showErrorMessage(
+      `Prompt Latency Lens: could not save the benchmark history: ${(error as Error).message}`,
+    );
   }
   deps.panel.show({ ...base, running: false, result });
-  if (result.partial) void vscode.window.showWarningMessage(`Prompt Latency Lens: the benchmark stopped early (${result.partialReason ?? 'cancelled'}); the partial result is shown and saved.`);
+  if (result.partial)
+    void vscode.window.showWarningMessage(
+      `Prompt Latency Lens: the benchmark stopped early (${result.partialReason ?? 'cancelled'}); the partial result is shown and saved.`,
+    );
   return result;
 }

@@ -48,14 +48,20 @@ export class Calibrations {
 
   /** Every fresh profile by target id (for the comparison, which weighs many targets). */
   profiles(now = Date.now()): Record<string, CalibrationProfile> {
-    return Object.fromEntries(Object.entries(this.all()).flatMap(([id, stored]) => (isStale(stored, now) ? [] : [[id, stored.profile]])));
+    return Object.fromEntries(
+      Object.entries(this.all()).flatMap(([id, stored]) => (isStale(stored, now) ? [] : [[id, stored.profile]])),
+    );
   }
 
   /** A message for each stale calibration among these targets, so the user knows why it is not used. */
   staleNotes(targetIds: readonly string[], now = Date.now()): string[] {
     return targetIds.flatMap((id) => {
       const stored = this.get(id);
-      return stored && isStale(stored, now) ? [`the calibration of ${id} (${stored.profile.date}, from ${stored.endpoint}) is older than ${CALIBRATION_MAX_AGE_DAYS} days and is not used: run Calibrate Endpoint… again`] : [];
+      return stored && isStale(stored, now)
+        ? [
+            `the calibration of ${id} (${stored.profile.date}, from ${stored.endpoint}) is older than ${CALIBRATION_MAX_AGE_DAYS} days and is not used: run Calibrate Endpoint… again`,
+          ]
+        : [];
     });
   }
 

@@ -16,7 +16,10 @@ export function readEndpoints(): EndpointList {
   const inspected = vscode.workspace.getConfiguration('promptLens').inspect<unknown>('endpoints');
   const trusted = vscode.workspace.isTrusted;
   const scopes: [string, unknown][] = [['user settings', inspected?.globalValue]];
-  const workspaceScopes: [string, unknown][] = [['workspace settings', inspected?.workspaceValue], ['folder settings', inspected?.workspaceFolderValue]];
+  const workspaceScopes: [string, unknown][] = [
+    ['workspace settings', inspected?.workspaceValue],
+    ['folder settings', inspected?.workspaceFolderValue],
+  ];
   if (trusted) scopes.push(...workspaceScopes);
 
   const byName = new Map<string, EndpointConfig>();

@@ -48,11 +48,17 @@ export class BenchHistory {
    * Runs of one prompt, newest first, at most `limit` (reading stops there: the folder only grows);
    * corrupt files met on the way are renamed aside and reported.
    */
-  async list(hash: string, limit = Number.POSITIVE_INFINITY): Promise<{ entries: HistoryEntry[]; problems: HistoryProblem[] }> {
+  async list(
+    hash: string,
+    limit = Number.POSITIVE_INFINITY,
+  ): Promise<{ entries: HistoryEntry[]; problems: HistoryProblem[] }> {
     const dir = this.dir(hash);
     let names: string[];
     try {
-      names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort().reverse();
+      names = (await readdir(dir))
+        .filter((n) => n.endsWith('.json'))
+        .sort()
+        .reverse();
     } catch {
       return { entries: [], problems: [] };
     }
@@ -63,7 +69,13 @@ export class BenchHistory {
       const file = join(dir, name);
       try {
         const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<HistoryEntry>;
-        if (parsed.schemaVersion !== 1 || typeof parsed.result !== 'object' || parsed.result === null || !Array.isArray(parsed.result.modes)) throw new Error('not a benchmark history entry');
+        if (
+          parsed.schemaVersion !== 1 ||
+          typeof parsed.result !== 'object' ||
+          parsed.result === null ||
+          !Array.isArray(parsed.result.modes)
+        )
+          throw new Error('not a benchmark history entry');
         entries.push(parsed as HistoryEntry);
       } catch (error) {
         const movedTo = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;

@@ -24,7 +24,9 @@ export class HostConsent {
   private decisions(): Record<string, HostDecision> {
     const raw = this.store.get(KEY);
     if (typeof raw !== 'object' || raw === null) return {};
-    return Object.fromEntries(Object.entries(raw).filter((e): e is [string, HostDecision] => e[1] === 'allow' || e[1] === 'deny'));
+    return Object.fromEntries(
+      Object.entries(raw).filter((e): e is [string, HostDecision] => e[1] === 'allow' || e[1] === 'deny'),
+    );
   }
 
   /** true when the key may go to this endpoint's host; asks once per host and remembers. */

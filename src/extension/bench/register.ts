@@ -22,11 +22,25 @@ async function askHost(endpointName: string, host: string): Promise<HostDecision
 }
 
 /** Benchmark, calibration, key and export commands; returns the pieces tests look at. */
-export function registerBenchmark(context: vscode.ExtensionContext, tables: ExtensionTables, calibrations: Calibrations, onCalibrated: () => void): { panel: ResultsPanel; storage: string; disposables: vscode.Disposable[]; stopRuns: () => Promise<void> } {
+export function registerBenchmark(
+  context: vscode.ExtensionContext,
+  tables: ExtensionTables,
+  calibrations: Calibrations,
+  onCalibrated: () => void,
+): { panel: ResultsPanel; storage: string; disposables: vscode.Disposable[]; stopRuns: () => Promise<void> } {
   const panel = new ResultsPanel(context.extensionUri);
   const keys = new ApiKeys(context.secrets);
   const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
-  const deps: BenchDeps = { context, keys, consent: new HostConsent(context.globalState, askHost), panel, tables, calibrations, history: new BenchHistory(storage), inFlight: new Set() };
+  const deps: BenchDeps = {
+    context,
+    keys,
+    consent: new HostConsent(context.globalState, askHost),
+    panel,
+    tables,
+    calibrations,
+    history: new BenchHistory(storage),
+    inFlight: new Set(),
+  };
   let running: Promise<BenchResult | undefined> | undefined;
   const disposables = [
     panel,
@@ -51,12 +65,15 @@ export function registerBenchmark(context: vscode.ExtensionContext, tables: Exte
       if (calibration) onCalibrated(); // hovers and the status bar re-estimate with the measured profile
       return calibration;
     }),
-    vscode.commands.registerCommand('promptLens.exportBenchmark', (format?: 'json' | 'csv', path?: string) => panel.export(format ?? 'json', path)),
+    vscode.commands.registerCommand('promptLens.exportBenchmark', (format?: 'json' | 'csv', path?: string) =>
+      panel.export(format ?? 'json', path),
+    ),
   ];
   /** Closing VS Code mid-run: abort, and let the run save its partial result (bounded wait). */
   const stopRuns = async () => {
     for (const run of deps.inFlight) run.abort();
-    if (running) await Promise.race([running.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 4000))]);
+    if (running)
+      await Promise.race([running.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 4000))]);
   };
   return { panel, storage, disposables, stopRuns };
 }

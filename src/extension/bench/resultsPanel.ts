@@ -17,7 +17,8 @@ export class ResultsPanel implements vscode.Disposable {
         deserializeWebviewPanel: async (panel, state: unknown) => {
           this.adopt(new PanelHost<ResultsViewState>(panel, extensionUri, SPEC));
           // A run that was in flight when the window closed is over (and saved as partial).
-          if (isViewState(state)) this.host?.setState(state.running ? { ...state, running: false, progress: undefined } : state);
+          if (isViewState(state))
+            this.host?.setState(state.running ? { ...state, running: false, progress: undefined } : state);
         },
       }),
     );
@@ -46,7 +47,14 @@ export class ResultsPanel implements vscode.Disposable {
       void vscode.window.showWarningMessage('Prompt Latency Lens: no benchmark result to export.');
       return undefined;
     }
-    const target = path ?? (await vscode.window.showSaveDialog({ filters: format === 'json' ? { JSON: ['json'] } : { CSV: ['csv'] }, saveLabel: 'Export' }))?.fsPath;
+    const target =
+      path ??
+      (
+        await vscode.window.showSaveDialog({
+          filters: format === 'json' ? { JSON: ['json'] } : { CSV: ['csv'] },
+          saveLabel: 'Export',
+        })
+      )?.fsPath;
     if (!target) return undefined;
     await writeFile(target, format === 'json' ? JSON.stringify(result, null, 2) : benchResultCsv(result));
     return target;
@@ -58,7 +66,8 @@ export class ResultsPanel implements vscode.Disposable {
     host.onMessage((message) => {
       if (message.type === 'export') void this.export(message.format);
       // Only commands this view offers; a webview's messages are untrusted input.
-      if (message.type === 'command' && message.command === 'promptLens.cancelBenchmark') void vscode.commands.executeCommand(message.command);
+      if (message.type === 'command' && message.command === 'promptLens.cancelBenchmark')
+        void vscode.commands.executeCommand(message.command);
     });
     host.onDidDispose(() => {
       if (this.host === host) this.host = undefined;

@@ -31,7 +31,11 @@ export class ComparePanel implements vscode.Disposable {
     let state: CompareViewState;
     try {
       const result = await this.analyzer.compare(document, analysis);
-      state = compareViewState(vscode.workspace.asRelativePath(document.uri), result, readSettings().settings.targets[0]);
+      state = compareViewState(
+        vscode.workspace.asRelativePath(document.uri),
+        result,
+        readSettings().settings.targets[0],
+      );
     } catch (error) {
       void vscode.window.showErrorMessage(`Prompt Latency Lens: ${(error as Error).message}`);
       return undefined;
@@ -40,7 +44,8 @@ export class ComparePanel implements vscode.Disposable {
       const host = PanelHost.create<CompareViewState>(this.extensionUri, SPEC);
       host.onMessage((message) => {
         // Only the view's own action; a webview's messages are untrusted input.
-        if (message.type === 'command' && message.command === 'promptLens.setPrimaryTarget') void vscode.commands.executeCommand(message.command, message.args?.[0]);
+        if (message.type === 'command' && message.command === 'promptLens.setPrimaryTarget')
+          void vscode.commands.executeCommand(message.command, message.args?.[0]);
       });
       host.onDidDispose(() => (this.host = undefined));
       this.host = host;

@@ -25,10 +25,16 @@ export async function showWorkspaceReport(analyzer: PromptAnalyzer, storage: vsc
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     const bytes = open ? undefined : await vscode.workspace.fs.readFile(uri).then(undefined, () => undefined);
     if (!open && (!bytes || bytes.byteLength > settings.maxFileBytes)) continue;
-    inputs.push({ path: vscode.workspace.asRelativePath(uri, false), text: open ? open.getText() : new TextDecoder().decode(bytes) });
+    inputs.push({
+      path: vscode.workspace.asRelativePath(uri, false),
+      text: open ? open.getText() : new TextDecoder().decode(bytes),
+    });
   }
   const report = await analyzer.report(inputs);
-  const markdown = reportMarkdown(report, (file, line) => `${vscode.Uri.joinPath(folder.uri, file).toString()}#L${line}`);
+  const markdown = reportMarkdown(
+    report,
+    (file, line) => `${vscode.Uri.joinPath(folder.uri, file).toString()}#L${line}`,
+  );
   // A file, not an untitled document: closing the preview never asks to save anything.
   const file = vscode.Uri.joinPath(storage, 'workspace-report.md');
   await mkdir(storage.fsPath, { recursive: true });

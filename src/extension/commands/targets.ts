@@ -16,7 +16,8 @@ export async function setPrimaryTarget(tables: ExtensionTables, id: unknown): Pr
   }
   const config = vscode.workspace.getConfiguration('promptLens');
   const inspected = config.inspect<string[]>('targets');
-  const scope = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  const scope =
+    inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
   const current = readSettings().settings.targets;
   await config.update('targets', [id, ...current.filter((t) => t !== id)], scope);
   return id;
@@ -24,33 +25,51 @@ export async function setPrimaryTarget(tables: ExtensionTables, id: unknown): Pr
 
 /** Quick pick of every provider model and, per GPU type, each model at the fewest GPUs that fit it. */
 export function targetItems(tables: Tables, current: readonly string[]): TargetItem[] {
-  const mark = (id: string) => (id === current[0] ? '$(star-full) primary' : current.includes(id) ? '$(check) selected' : undefined);
+  const mark = (id: string) =>
+    id === current[0] ? '$(star-full) primary' : current.includes(id) ? '$(check) selected' : undefined;
   const items: TargetItem[] = [];
   const byProvider = new Map<string, TargetItem[]>();
   for (const row of tables.providers.values()) {
     const list = byProvider.get(row.provider) ?? [];
-    list.push({ label: row.id, id: row.id, description: mark(row.id), detail: `$${row.prices.inputPerM}/$${row.prices.outputPerM} per M in/out · context ${row.contextWindow.toLocaleString('en-US')} · caching ${row.caching.mode}` });
+    list.push({
+      label: row.id,
+      id: row.id,
+      description: mark(row.id),
+      detail: `$${row.prices.inputPerM}/$${row.prices.outputPerM} per M in/out · context ${row.contextWindow.toLocaleString('en-US')} · caching ${row.caching.mode}`,
+    });
     byProvider.set(row.provider, list);
   }
-  for (const [provider, list] of byProvider) items.push({ label: `API: ${provider}`, kind: vscode.QuickPickItemKind.Separator }, ...list);
+  for (const [provider, list] of byProvider)
+    items.push({ label: `API: ${provider}`, kind: vscode.QuickPickItemKind.Separator }, ...list);
   for (const hardware of tables.hardware.values()) {
     const list: TargetItem[] = [];
     for (const model of tables.models.values()) {
       const precision = model.precisions[0]!;
       const gpus = [1, 2, 4, 8].find((n) => {
-        const target = resolveTarget(parseTargetId(formatTargetId({ model: model.id, hardware: hardware.id, gpus: n })), tables);
+        const target = resolveTarget(
+          parseTargetId(formatTargetId({ model: model.id, hardware: hardware.id, gpus: n })),
+          tables,
+        );
         return target.kind === 'self-hosted' && memoryFit(target, 8192).weightsFit;
       });
       if (gpus === undefined) continue;
       const id = formatTargetId({ model: model.id, hardware: hardware.id, gpus });
-      list.push({ label: id, id, description: mark(id), detail: `${model.id} on ${gpus}× ${hardware.id} (${precision}), the fewest GPUs that hold the weights` });
+      list.push({
+        label: id,
+        id,
+        description: mark(id),
+        detail: `${model.id} on ${gpus}× ${hardware.id} (${precision}), the fewest GPUs that hold the weights`,
+      });
     }
-    if (list.length > 0) items.push({ label: `Self-hosted: ${hardware.id}`, kind: vscode.QuickPickItemKind.Separator }, ...list);
+    if (list.length > 0)
+      items.push({ label: `Self-hosted: ${hardware.id}`, kind: vscode.QuickPickItemKind.Separator }, ...list);
   }
   // Current targets not in the generated list (other GPU counts, precisions) stay pickable.
   const listed = new Set(items.map((i) => i.id));
   const extra = current.filter((id) => !listed.has(id)).map((id) => ({ label: id, id, description: mark(id) }));
-  return extra.length > 0 ? [{ label: 'Current', kind: vscode.QuickPickItemKind.Separator }, ...extra, ...items] : items;
+  return extra.length > 0
+    ? [{ label: 'Current', kind: vscode.QuickPickItemKind.Separator }, ...extra, ...items]
+    : items;
 }
 
 export function registerTargetCommands(tables: ExtensionTables): vscode.Disposable[] {
@@ -58,10 +77,15 @@ export function registerTargetCommands(tables: ExtensionTables): vscode.Disposab
     vscode.commands.registerCommand('promptLens.selectTarget', async () => {
       const { tables: t } = await tables.get();
       const current = readSettings().settings.targets;
-      const pick = await vscode.window.showQuickPick(targetItems(t, current), { placeHolder: `Primary target (now ${current[0] ?? 'none'}); type to filter, e.g. h100 or anthropic`, matchOnDetail: true });
+      const pick = await vscode.window.showQuickPick(targetItems(t, current), {
+        placeHolder: `Primary target (now ${current[0] ?? 'none'}); type to filter, e.g. h100 or anthropic`,
+        matchOnDetail: true,
+      });
       if (pick?.id) {
         await setPrimaryTarget(tables, pick.id);
-        void vscode.window.showInformationMessage(`Prompt Latency Lens: primary target is now ${targetLabel(resolveTarget(parseTargetId(pick.id), t))}.`);
+        void vscode.window.showInformationMessage(
+          `Prompt Latency Lens: primary target is now ${targetLabel(resolveTarget(parseTargetId(pick.id), t))}.`,
+        );
       }
     }),
     vscode.commands.registerCommand('promptLens.setPrimaryTarget', (id: unknown) => setPrimaryTarget(tables, id)),

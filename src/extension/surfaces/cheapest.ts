@@ -31,7 +31,10 @@ export class CheapestLine implements vscode.Disposable {
   /** Computes the line for this analysis after IDLE_MS unless the document changes first. */
   schedule(document: vscode.TextDocument, analysis: DocumentAnalysis): void {
     this.timers.schedule(document.uri.toString(), IDLE_MS, () => {
-      if (document.version === analysis.version && !document.isClosed) void this.update(document, analysis).catch((error: unknown) => console.error('Prompt Latency Lens: comparison failed', error));
+      if (document.version === analysis.version && !document.isClosed)
+        void this.update(document, analysis).catch((error: unknown) =>
+          console.error('Prompt Latency Lens: comparison failed', error),
+        );
     });
   }
 
@@ -39,7 +42,10 @@ export class CheapestLine implements vscode.Disposable {
     if (document.getText().length > MAX_CHARS || analysis.tooLarge) return;
     const result = await this.analyzer.compare(document, analysis);
     if (document.version !== analysis.version) return;
-    this.lines.set(document.uri.toString(), { version: analysis.version, line: `$(lightbulb) ${cheapestMeetingLine(result)} — **Compare Targets** for all` });
+    this.lines.set(document.uri.toString(), {
+      version: analysis.version,
+      line: `$(lightbulb) ${cheapestMeetingLine(result)} — **Compare Targets** for all`,
+    });
   }
 
   forget(document: vscode.TextDocument): void {

@@ -18,22 +18,43 @@ export class PromptCodeActions implements vscode.CodeActionProvider {
 
   constructor(private readonly diagnostics: PromptDiagnostics) {}
 
-  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    document: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     const actions: vscode.CodeAction[] = [];
     for (const diagnostic of context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE)) {
       const code = String(diagnostic.code) as FindingCode;
       const finding = this.diagnostics.findingOf(document, diagnostic);
       if (code === 'prefix-cache' && finding?.relatedFiles?.length) {
-        actions.push(command(`Show the ${finding.relatedFiles.length + 1} prompts sharing this prefix`, 'promptLens.showRelatedFiles', [finding.relatedFiles], diagnostic));
+        actions.push(
+          command(
+            `Show the ${finding.relatedFiles.length + 1} prompts sharing this prefix`,
+            'promptLens.showRelatedFiles',
+            [finding.relatedFiles],
+            diagnostic,
+          ),
+        );
       }
       if (code === 'cache-near-miss' && finding?.relatedFiles?.length) {
-        actions.push(command('Show the almost-matching prompt', 'promptLens.showRelatedFiles', [finding.relatedFiles], diagnostic));
+        actions.push(
+          command('Show the almost-matching prompt', 'promptLens.showRelatedFiles', [finding.relatedFiles], diagnostic),
+        );
       }
       if (code === 'cache-breaker' && typeof finding?.data.moveToOffset === 'number') {
-        actions.push(command('Show where the dynamic part could go (after the static text)', 'promptLens.revealOffset', [document.uri, finding.data.moveToOffset], diagnostic));
+        actions.push(
+          command(
+            'Show where the dynamic part could go (after the static text)',
+            'promptLens.revealOffset',
+            [document.uri, finding.data.moveToOffset],
+            diagnostic,
+          ),
+        );
       }
       const setting = SETTING_OF[code];
-      if (setting) actions.push(command(`Open setting ${setting}`, 'workbench.action.openSettings', [setting], diagnostic));
+      if (setting)
+        actions.push(command(`Open setting ${setting}`, 'workbench.action.openSettings', [setting], diagnostic));
       const pragma = pragmaEdit(document, code);
       if (pragma) {
         const action = new vscode.CodeAction(`Suppress ${code} in this file`, vscode.CodeActionKind.QuickFix);
@@ -58,7 +79,10 @@ function command(title: string, id: string, args: unknown[], diagnostic: vscode.
  * a YAML comment inside front matter or a YAML file, else an HTML comment on the first line.
  * JSON has no comments: use promptLens.findings.disabled there.
  */
-export function pragmaEdit(document: vscode.TextDocument, code: FindingCode | 'parse-error'): vscode.WorkspaceEdit | undefined {
+export function pragmaEdit(
+  document: vscode.TextDocument,
+  code: FindingCode | 'parse-error',
+): vscode.WorkspaceEdit | undefined {
   if (code === 'parse-error') return undefined;
   const format = formatOf(document.fileName);
   if (format === 'chat-json') return undefined;
@@ -73,10 +97,15 @@ export function pragmaEdit(document: vscode.TextDocument, code: FindingCode | 'p
 export function registerFindingCommands(): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('promptLens.showRelatedFiles', async (related: RelatedLocation[]) => {
-      const pick = await vscode.window.showQuickPick(related.map((r) => ({ label: r.file, description: r.message, r })), { placeHolder: 'Prompts that share this prefix' });
+      const pick = await vscode.window.showQuickPick(
+        related.map((r) => ({ label: r.file, description: r.message, r })),
+        { placeHolder: 'Prompts that share this prefix' },
+      );
       if (!pick) return;
       const located = relatedLocation(pick.r);
-      await vscode.window.showTextDocument(located.uri, { selection: new vscode.Range(located.range.start, located.range.start) });
+      await vscode.window.showTextDocument(located.uri, {
+        selection: new vscode.Range(located.range.start, located.range.start),
+      });
     }),
     vscode.commands.registerCommand('promptLens.revealOffset', async (uri: vscode.Uri, offset: number) => {
       const document = await vscode.workspace.openTextDocument(uri);

@@ -19,16 +19,30 @@ export class PromptCodeLensProvider implements vscode.CodeLensProvider {
     const analysis = await this.analyzer.analyze(document);
     if (!analysis || analysis.tooLarge) return [];
     const top = new vscode.Range(0, 0, 0, 0);
-    const lenses = [new vscode.CodeLens(top, { title: '$(pulse) Benchmark this prompt', command: 'promptLens.benchmarkPrompt', arguments: [document.uri] })];
+    const lenses = [
+      new vscode.CodeLens(top, {
+        title: '$(pulse) Benchmark this prompt',
+        command: 'promptLens.benchmarkPrompt',
+        arguments: [document.uri],
+      }),
+    ];
     const primary = analysis.targets[0];
     const content = analysis.count.contentTokens || 1;
     analysis.parsed.messages.forEach((message, i) => {
       const tokens = analysis.count.messages[i]?.tokens ?? 0;
       // Prefill time is close to linear in tokens, so a message's share of tokens is its share of TTFT.
       const share = Math.round((tokens / content) * 100);
-      const ttft = primary ? ` · ${share}% of TTFT (≈${Math.round((primary.cold.ttftMs.p50 * tokens) / content)} ms)` : '';
+      const ttft = primary
+        ? ` · ${share}% of TTFT (≈${Math.round((primary.cold.ttftMs.p50 * tokens) / content)} ms)`
+        : '';
       const line = document.positionAt(message.range.start).line;
-      lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), { title: `${message.role}: ${fmtTokens(tokens, analysis.count.exact)} tok${ttft}`, command: 'promptLens.compareTargets', arguments: [document.uri] }));
+      lenses.push(
+        new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+          title: `${message.role}: ${fmtTokens(tokens, analysis.count.exact)} tok${ttft}`,
+          command: 'promptLens.compareTargets',
+          arguments: [document.uri],
+        }),
+      );
     });
     return lenses;
   }

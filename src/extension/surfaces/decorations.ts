@@ -28,7 +28,9 @@ export class PrefixDecorations implements vscode.Disposable {
     const end = editor.document.positionAt(cacheable.endOffset);
     editor.setDecorations(this.prefix, [new vscode.Range(0, 0, end.line, 0)]);
     const note = `◀ cacheable prefix ends: ${fmtTokens(cacheable.tokens)} tokens (${cacheable.source})`;
-    editor.setDecorations(this.end, [{ range: new vscode.Range(end, end), renderOptions: { after: { contentText: note } } }]);
+    editor.setDecorations(this.end, [
+      { range: new vscode.Range(end, end), renderOptions: { after: { contentText: note } } },
+    ]);
   }
 
   clear(editor: vscode.TextEditor): void {

@@ -21,7 +21,9 @@ export class PromptDiagnostics implements vscode.Disposable {
    * of our diagnostics, not the objects we set.
    */
   findingOf(document: vscode.TextDocument, diagnostic: vscode.Diagnostic): Finding | undefined {
-    return this.findings.get(document.uri.toString())?.find((f) => f.code === diagnostic.code && diagnostic.range.contains(document.positionAt(f.range.start)));
+    return this.findings
+      .get(document.uri.toString())
+      ?.find((f) => f.code === diagnostic.code && diagnostic.range.contains(document.positionAt(f.range.start)));
   }
 
   update(document: vscode.TextDocument, analysis: DocumentAnalysis): void {
@@ -32,16 +34,27 @@ export class PromptDiagnostics implements vscode.Disposable {
     };
     const diagnostics: vscode.Diagnostic[] = [];
     for (const error of analysis.parsed.errors) {
-      const d = new vscode.Diagnostic(range(error.range.start, error.range.end), error.message, error.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error);
+      const d = new vscode.Diagnostic(
+        range(error.range.start, error.range.end),
+        error.message,
+        error.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error,
+      );
       d.source = DIAGNOSTIC_SOURCE;
       d.code = 'parse-error';
       diagnostics.push(d);
     }
     for (const finding of analysis.findings) {
-      const d = new vscode.Diagnostic(range(finding.range.start, finding.range.end), finding.message, SEVERITY[finding.severity]);
+      const d = new vscode.Diagnostic(
+        range(finding.range.start, finding.range.end),
+        finding.message,
+        SEVERITY[finding.severity],
+      );
       d.source = DIAGNOSTIC_SOURCE;
       d.code = finding.code;
-      if (finding.relatedFiles?.length) d.relatedInformation = finding.relatedFiles.map((r) => new vscode.DiagnosticRelatedInformation(relatedLocation(r), r.message));
+      if (finding.relatedFiles?.length)
+        d.relatedInformation = finding.relatedFiles.map(
+          (r) => new vscode.DiagnosticRelatedInformation(relatedLocation(r), r.message),
+        );
       diagnostics.push(d);
     }
     this.findings.set(document.uri.toString(), analysis.findings);
@@ -62,6 +75,8 @@ export class PromptDiagnostics implements vscode.Disposable {
 export function relatedLocation(related: RelatedLocation): vscode.Location {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const uri = folder ? vscode.Uri.joinPath(folder, related.file) : vscode.Uri.file(related.file);
-  const at = related.position ? new vscode.Position(related.position.line - 1, related.position.column - 1) : new vscode.Position(0, 0);
+  const at = related.position
+    ? new vscode.Position(related.position.line - 1, related.position.column - 1)
+    : new vscode.Position(0, 0);
   return new vscode.Location(uri, at);
 }

@@ -16,23 +16,38 @@ export class PromptHoverProvider implements vscode.HoverProvider {
     // Answer from the cache; only the very first hover of a document computes.
     const analysis = this.analyzer.latest(document) ?? (await this.analyzer.analyze(document));
     if (!analysis) return undefined;
-    const selection = vscode.window.activeTextEditor?.document === document ? vscode.window.activeTextEditor.selection : undefined;
+    const selection =
+      vscode.window.activeTextEditor?.document === document ? vscode.window.activeTextEditor.selection : undefined;
     // The selection is counted in the analysis worker, with the primary target's tokenizer.
-    const selectionTokens = selection && !selection.isEmpty ? await this.analyzer.countText(analysis.count.tokenizer, document.getText(selection)) : undefined;
-    const markdown = new vscode.MarkdownString(renderHover(analysis, document.offsetAt(position), selectionTokens, this.cheapest.get(document)));
+    const selectionTokens =
+      selection && !selection.isEmpty
+        ? await this.analyzer.countText(analysis.count.tokenizer, document.getText(selection))
+        : undefined;
+    const markdown = new vscode.MarkdownString(
+      renderHover(analysis, document.offsetAt(position), selectionTokens, this.cheapest.get(document)),
+    );
     markdown.supportThemeIcons = true;
     return new vscode.Hover(markdown);
   }
 }
 
-export function renderHover(a: DocumentAnalysis, offset: number, selectionTokens: number | undefined, cheapest: string | undefined): string {
+export function renderHover(
+  a: DocumentAnalysis,
+  offset: number,
+  selectionTokens: number | undefined,
+  cheapest: string | undefined,
+): string {
   if (a.tooLarge) return `**Prompt Latency Lens** — file ${a.tooLarge}`;
   const lines: string[] = [];
   const primary = a.targets[0];
-  lines.push(`**Prompt Latency Lens** · primary target \`${primary?.label ?? 'none'}\`${a.frontMatterTarget ? ` (from front matter \`model: ${a.frontMatterTarget}\`)` : ''}`);
+  lines.push(
+    `**Prompt Latency Lens** · primary target \`${primary?.label ?? 'none'}\`${a.frontMatterTarget ? ` (from front matter \`model: ${a.frontMatterTarget}\`)` : ''}`,
+  );
   lines.push('');
   const exact = a.count.exact;
-  const parts = [`prompt **${fmtTokens(a.count.inputTokens, exact)}** tokens (${fmtTokens(a.count.contentTokens, exact)} content + chat overhead, \`${a.count.tokenizer}\`${exact ? '' : ', approximate'})`];
+  const parts = [
+    `prompt **${fmtTokens(a.count.inputTokens, exact)}** tokens (${fmtTokens(a.count.contentTokens, exact)} content + chat overhead, \`${a.count.tokenizer}\`${exact ? '' : ', approximate'})`,
+  ];
   const index = a.parsed.messages.findIndex((m) => offset >= m.range.start && offset <= m.range.end);
   const message = index >= 0 ? a.count.messages[index] : undefined;
   if (message) parts.push(`this ${message.role} message **${fmtTokens(message.tokens, exact)}**`);
@@ -44,21 +59,36 @@ export function renderHover(a: DocumentAnalysis, offset: number, selectionTokens
   for (const t of a.targets) {
     const warm = t.warm ? ` / ${formatMs(t.warm.ttftMs.p50)}` : '';
     const calibrated = t.calibratedOn ? ` · calibrated (${t.calibratedOn})` : '';
-    lines.push(`| ${t.label}${calibrated} | ${fmtRange(t.cold.ttftMs)}${warm} | ${formatMs(t.cold.tpotMs.p50)} | ${formatMs((t.warm ?? t.cold).e2eMs.p50)} | ${formatUsd(t.warm?.costUsd ?? t.cold.costUsd)} · ${formatUsd(t.warm?.costPer1kCallsUsd ?? t.cold.costPer1kCallsUsd)} |`);
+    lines.push(
+      `| ${t.label}${calibrated} | ${fmtRange(t.cold.ttftMs)}${warm} | ${formatMs(t.cold.tpotMs.p50)} | ${formatMs((t.warm ?? t.cold).e2eMs.p50)} | ${formatUsd(t.warm?.costUsd ?? t.cold.costUsd)} · ${formatUsd(t.warm?.costPer1kCallsUsd ?? t.cold.costPer1kCallsUsd)} |`,
+    );
   }
   lines.push('', `Bound: ${a.targets.map((t) => `${t.label} — ${t.phase}`).join('; ')}.`);
   const conc = a.profile.concurrency;
   lines.push('');
-  const warm = a.cacheable && a.targets.some((t) => t.warm) ? `; warm = the ${fmtTokens(a.cacheable.tokens)}-token ${a.cacheable.source} prefix served from the cache` : '';
+  const warm =
+    a.cacheable && a.targets.some((t) => t.warm)
+      ? `; warm = the ${fmtTokens(a.cacheable.tokens)}-token ${a.cacheable.source} prefix served from the cache`
+      : '';
   lines.push(`_${a.profile.name} profile: concurrency ${conc}, ${a.profile.outputTokens} output tokens${warm}._`);
   const advice = primary?.errors[0] ?? primary?.advice;
   if (advice) lines.push('', `$(warning) ${advice}`);
-  if (a.count.variables.length > 0) lines.push('', `Unfilled variables counted as their literal text: ${a.count.variables.map((v) => `\`${v}\``).join(', ')}`);
+  if (a.count.variables.length > 0)
+    lines.push(
+      '',
+      `Unfilled variables counted as their literal text: ${a.count.variables.map((v) => `\`${v}\``).join(', ')}`,
+    );
   if (cheapest) lines.push('', cheapest);
   if (a.problems.length > 0) {
     // Settings first (they change what is estimated), then table rows; the rest are in notifications.
-    const ordered = [...a.problems].sort((x, y) => Number(!x.startsWith('promptLens.')) - Number(!y.startsWith('promptLens.')));
-    lines.push('', ...ordered.slice(0, 5).map((p) => `$(warning) ${p}`), ...(ordered.length > 5 ? [`… and ${ordered.length - 5} more`] : []));
+    const ordered = [...a.problems].sort(
+      (x, y) => Number(!x.startsWith('promptLens.')) - Number(!y.startsWith('promptLens.')),
+    );
+    lines.push(
+      '',
+      ...ordered.slice(0, 5).map((p) => `$(warning) ${p}`),
+      ...(ordered.length > 5 ? [`… and ${ordered.length - 5} more`] : []),
+    );
   }
   return lines.join('\n');
 }

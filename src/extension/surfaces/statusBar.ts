@@ -7,8 +7,16 @@ import { formatMs, fmtTokens, formatUsd, statusLine } from '../format';
  * target (click: the target picker). Hidden when the active editor is not a prompt.
  */
 export class PromptStatusBar implements vscode.Disposable {
-  private readonly summary = vscode.window.createStatusBarItem('promptLens.summary', vscode.StatusBarAlignment.Right, 101);
-  private readonly target = vscode.window.createStatusBarItem('promptLens.target', vscode.StatusBarAlignment.Right, 100);
+  private readonly summary = vscode.window.createStatusBarItem(
+    'promptLens.summary',
+    vscode.StatusBarAlignment.Right,
+    101,
+  );
+  private readonly target = vscode.window.createStatusBarItem(
+    'promptLens.target',
+    vscode.StatusBarAlignment.Right,
+    100,
+  );
 
   constructor() {
     this.summary.name = 'Prompt Latency Lens: tokens, TTFT and cost';
@@ -52,6 +60,19 @@ export class PromptStatusBar implements vscode.Disposable {
 }
 
 function tooltip(a: DocumentAnalysis): vscode.MarkdownString {
-  const rows = a.targets.map((t) => `| ${t.label} | ${fmtTokens(t.inputTokens, t.exact)} | ${formatMs(t.cold.ttftMs.p50)} | ${t.warm ? formatMs(t.warm.ttftMs.p50) : '–'} | ${formatMs(t.cold.tpotMs.p50)} | ${formatUsd(t.warm?.costUsd ?? t.cold.costUsd)} |`);
-  return new vscode.MarkdownString(['**Prompt Latency Lens** — per target', '', '| target | tokens | TTFT cold | warm | TPOT | $/call |', '|---|---|---|---|---|---|', ...rows, '', 'Click: compare all targets'].join('\n'));
+  const rows = a.targets.map(
+    (t) =>
+      `| ${t.label} | ${fmtTokens(t.inputTokens, t.exact)} | ${formatMs(t.cold.ttftMs.p50)} | ${t.warm ? formatMs(t.warm.ttftMs.p50) : '–'} | ${formatMs(t.cold.tpotMs.p50)} | ${formatUsd(t.warm?.costUsd ?? t.cold.costUsd)} |`,
+  );
+  return new vscode.MarkdownString(
+    [
+      '**Prompt Latency Lens** — per target',
+      '',
+      '| target | tokens | TTFT cold | warm | TPOT | $/call |',
+      '|---|---|---|---|---|---|',
+      ...rows,
+      '',
+      'Click: compare all targets',
+    ].join('\n'),
+  );
 }

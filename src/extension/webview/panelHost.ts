@@ -70,7 +70,13 @@ export class PanelHost<State> implements vscode.Disposable {
     const base = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
     const script = webview.asWebviewUri(vscode.Uri.joinPath(base, `${this.spec.script}.js`));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(base, `${this.spec.script}.css`));
-    const csp = [`default-src 'none'`, `img-src ${webview.cspSource} data:`, `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+    const csp = [
+      `default-src 'none'`,
+      `img-src ${webview.cspSource} data:`,
+      `style-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ');
     return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -96,7 +102,10 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOpt
   return {
     enableScripts: true,
     retainContextWhenHidden: false,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+    localResourceRoots: [
+      vscode.Uri.joinPath(extensionUri, 'dist', 'webview'),
+      vscode.Uri.joinPath(extensionUri, 'media'),
+    ],
   };
 }
 

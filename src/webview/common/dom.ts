@@ -3,7 +3,11 @@
 type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | undefined | ((event: Event) => void)>;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === undefined || value === false) continue;
@@ -18,7 +22,11 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
 }
 
 export function replaceChildren(parent: Element, ...children: Child[]): void {
-  parent.replaceChildren(...children.filter((c): c is Node | string | number => c !== null && c !== undefined && c !== false).map((c) => (typeof c === 'object' ? c : document.createTextNode(String(c)))));
+  parent.replaceChildren(
+    ...children
+      .filter((c): c is Node | string | number => c !== null && c !== undefined && c !== false)
+      .map((c) => (typeof c === 'object' ? c : document.createTextNode(String(c)))),
+  );
 }
 
 /** A CSS custom property's current value (theme-aware colours for canvas charts). */

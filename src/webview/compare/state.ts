@@ -15,5 +15,12 @@ export interface CompareViewState {
 }
 
 export function compareViewState(promptName: string, result: CompareResult, primaryTarget?: string): CompareViewState {
-  return { promptName, profile: result.profile, rows: result.rows, assumptions: result.assumptions, skipped: result.skipped, ...(primaryTarget !== undefined ? { primaryTarget } : {}) };
+  return {
+    promptName,
+    profile: result.profile,
+    rows: result.rows,
+    assumptions: result.assumptions,
+    skipped: result.skipped,
+    ...(primaryTarget !== undefined ? { primaryTarget } : {}),
+  };
 }

@@ -54,7 +54,10 @@ export function verdict(result: BenchResult): SloVerdict {
 
 /** Empirical CDF of successful TTFTs per mode/level: points (ms, fraction ≤ ms). */
 export function ttftCdf(level: LevelResult): { x: number[]; y: number[] } {
-  const values = level.requests.filter((r) => r.ok && r.ttftMs !== undefined).map((r) => r.ttftMs as number).sort((a, b) => a - b);
+  const values = level.requests
+    .filter((r) => r.ok && r.ttftMs !== undefined)
+    .map((r) => r.ttftMs as number)
+    .sort((a, b) => a - b);
   return { x: values, y: values.map((_, i) => (i + 1) / values.length) };
 }
 
@@ -75,8 +78,15 @@ export function alignCdfs(curves: readonly { x: number[]; y: number[] }[]): { xs
 }
 
 /** TTFT p50/p99 and output throughput against concurrency (the knee), for one mode. */
-export function kneeSeries(mode: ModeResult): { concurrency: number[]; ttftP50: (number | null)[]; ttftP99: (number | null)[]; tokensPerSecond: number[] } {
-  const levels = mode.levels.filter((l) => l.concurrency !== undefined).sort((a, b) => (a.concurrency ?? 0) - (b.concurrency ?? 0));
+export function kneeSeries(mode: ModeResult): {
+  concurrency: number[];
+  ttftP50: (number | null)[];
+  ttftP99: (number | null)[];
+  tokensPerSecond: number[];
+} {
+  const levels = mode.levels
+    .filter((l) => l.concurrency !== undefined)
+    .sort((a, b) => (a.concurrency ?? 0) - (b.concurrency ?? 0));
   return {
     concurrency: levels.map((l) => l.concurrency as number),
     ttftP50: levels.map((l) => l.summary.ttftMs?.p50 ?? null),

@@ -8,9 +8,17 @@ import { EXTENSION_ID, extensionApi, queryWebviews, waitFor } from '../helpers';
 
 describe('after a window reload', () => {
   it('the benchmark interrupted by the reload was saved, marked partial, beside the earlier runs', async () => {
-    await waitFor('activation', () => (vscode.extensions.getExtension(EXTENSION_ID)?.isActive ? true : undefined), 30_000).catch(() => extensionApi());
+    await waitFor(
+      'activation',
+      () => (vscode.extensions.getExtension(EXTENSION_ID)?.isActive ? true : undefined),
+      30_000,
+    ).catch(() => extensionApi());
     const root = join((await extensionApi()).historyRoot(), 'history');
-    const entries = readdirSync(root).flatMap((hash) => readdirSync(join(root, hash)).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(root, hash, f), 'utf8')) as HistoryEntry));
+    const entries = readdirSync(root).flatMap((hash) =>
+      readdirSync(join(root, hash))
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => JSON.parse(readFileSync(join(root, hash, f), 'utf8')) as HistoryEntry),
+    );
     const interrupted = entries.filter((e) => e.result.endpoint.name === 'reload-sim');
     assert.equal(interrupted.length, 1, 'one saved run of the interrupted benchmark');
     assert.equal(interrupted[0]!.result.partial, true);
@@ -24,10 +32,14 @@ describe('after a window reload', () => {
     const api = await extensionApi();
     const state = await waitFor('the restored results view', () => api.resultsState(), 30_000);
     assert.equal(state.running, false);
-    const heading = await waitFor('the restored view in Chromium', async () => {
-      const found = await queryWebviews('after-reload', 'main h1');
-      return found.texts.some((t) => t.startsWith('Benchmark:')) ? found : undefined;
-    }, 30_000);
+    const heading = await waitFor(
+      'the restored view in Chromium',
+      async () => {
+        const found = await queryWebviews('after-reload', 'main h1');
+        return found.texts.some((t) => t.startsWith('Benchmark:')) ? found : undefined;
+      },
+      30_000,
+    );
     assert.equal(heading.scripted, false);
   });
 });

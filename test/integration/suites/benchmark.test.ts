@@ -5,7 +5,17 @@ import * as vscode from 'vscode';
 import type { BenchResult } from '../../../src/core/bench/result';
 import { linearLatencyModel } from '../../../src/core/sim/latencyModel';
 import { startSimulator } from '../../../src/core/sim/server';
-import { cleanWorkbench, extensionApi, hoverTexts, openPrompt, queryWebviews, screenshot, sleep, waitFor, workspaceFile } from '../helpers';
+import {
+  cleanWorkbench,
+  extensionApi,
+  hoverTexts,
+  openPrompt,
+  queryWebviews,
+  screenshot,
+  sleep,
+  waitFor,
+  workspaceFile,
+} from '../helpers';
 
 async function hoverFor(uri: vscode.Uri): Promise<string> {
   const texts = await hoverTexts(uri, new vscode.Position(1, 1));
@@ -26,8 +36,22 @@ describe('benchmark this prompt', () => {
 
   before(async () => {
     // Known delays: 30 ms prefill base + 20,000 prompt tokens/s, 5 ms per output token.
-    sim = await startSimulator({ port: 0, latency: linearLatencyModel({ prefillBaseMs: 30, prefillTokensPerSecond: 20_000, tpotBaseMs: 5, tpotMsPer1kContext: 0, tpotMsPerExtraSequence: 0 }), defaultMaxTokens: 12 });
-    await config().update('endpoints', [{ name: 'sim', baseUrl: sim.url, model: sim.model, target: 'llama-3.1-8b@1xh100-sxm' }], vscode.ConfigurationTarget.Workspace);
+    sim = await startSimulator({
+      port: 0,
+      latency: linearLatencyModel({
+        prefillBaseMs: 30,
+        prefillTokensPerSecond: 20_000,
+        tpotBaseMs: 5,
+        tpotMsPer1kContext: 0,
+        tpotMsPerExtraSequence: 0,
+      }),
+      defaultMaxTokens: 12,
+    });
+    await config().update(
+      'endpoints',
+      [{ name: 'sim', baseUrl: sim.url, model: sim.model, target: 'llama-3.1-8b@1xh100-sxm' }],
+      vscode.ConfigurationTarget.Workspace,
+    );
     await config().update('benchmark.requests', 6, vscode.ConfigurationTarget.Workspace);
     await config().update('benchmark.concurrency', [1, 2], vscode.ConfigurationTarget.Workspace);
     await config().update('benchmark.maxTokens', 12, vscode.ConfigurationTarget.Workspace);
@@ -35,18 +59,33 @@ describe('benchmark this prompt', () => {
 
   after(async () => {
     await sim?.close();
-    for (const key of ['endpoints', 'targets', 'benchmark.requests', 'benchmark.concurrency', 'benchmark.maxTokens', 'benchmark.cache']) await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
+    for (const key of [
+      'endpoints',
+      'targets',
+      'benchmark.requests',
+      'benchmark.concurrency',
+      'benchmark.maxTokens',
+      'benchmark.cache',
+    ])
+      await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
   });
 
   it('runs against the local simulator, shows the results view and saves the run', async () => {
     await cleanWorkbench();
     const editor = await openPrompt('support.prompt');
-    const result = await vscode.commands.executeCommand<BenchResult>('promptLens.benchmarkPrompt', editor.document.uri, 'sim');
+    const result = await vscode.commands.executeCommand<BenchResult>(
+      'promptLens.benchmarkPrompt',
+      editor.document.uri,
+      'sim',
+    );
     assert.ok(result, 'no result');
     assert.equal(result.partial, false);
     assert.deepEqual(result.modes.map((m) => m.cache).sort(), ['cold', 'warm']);
     const cold = result.modes.find((m) => m.cache === 'cold')!;
-    assert.deepEqual(cold.levels.map((l) => l.label), ['c=1', 'c=2']);
+    assert.deepEqual(
+      cold.levels.map((l) => l.label),
+      ['c=1', 'c=2'],
+    );
     const level = cold.levels[0]!;
     assert.equal(level.summary.succeeded, 6);
     // The simulator's known delays bound what the client measures.
@@ -60,16 +99,24 @@ describe('benchmark this prompt', () => {
     assert.equal(state?.result?.startedAt, result.startedAt);
 
     // The real DOM in Chromium: one table row per mode × level, numbers matching the run.
-    const rows = await waitFor('results table in the webview', async () => {
-      const found = await queryWebviews('bench-rows', '[data-test=levels] tbody tr');
-      return found.texts.length === 4 ? found : undefined;
-    }, 20_000);
+    const rows = await waitFor(
+      'results table in the webview',
+      async () => {
+        const found = await queryWebviews('bench-rows', '[data-test=levels] tbody tr');
+        return found.texts.length === 4 ? found : undefined;
+      },
+      20_000,
+    );
     assert.equal(rows.scripted, false);
     const ttftCell = await queryWebviews('bench-ttft', '[data-test=ttft] .card-value');
     const p50 = Math.round(level.summary.ttftMs!.p50);
     assert.ok(ttftCell.texts[0]?.startsWith(`${p50} ms`), `card shows ${ttftCell.texts[0]}, run p50 ${p50}`);
     const predicted = await queryWebviews('bench-prediction', '[data-test=prediction] .card-value');
-    assert.match(predicted.texts[0] ?? '', /^[+-]\d+%$/, 'the predicted-vs-measured card shows the error of the prediction');
+    assert.match(
+      predicted.texts[0] ?? '',
+      /^[+-]\d+%$/,
+      'the predicted-vs-measured card shows the error of the prediction',
+    );
     const charts = await queryWebviews('bench-charts', 'figure canvas');
     assert.ok(charts.texts.length >= 3, `expected three charts, found ${charts.texts.length}`);
     await screenshot('benchmark-results');
@@ -78,7 +125,11 @@ describe('benchmark this prompt', () => {
   it('compares with the previous run of the same prompt', async () => {
     const editor = await openPrompt('support.prompt');
     await config().update('benchmark.cache', 'cold', vscode.ConfigurationTarget.Workspace);
-    const result = await vscode.commands.executeCommand<BenchResult>('promptLens.benchmarkPrompt', editor.document.uri, 'sim');
+    const result = await vscode.commands.executeCommand<BenchResult>(
+      'promptLens.benchmarkPrompt',
+      editor.document.uri,
+      'sim',
+    );
     assert.ok(result);
     const state = (await extensionApi()).resultsState();
     assert.ok(state?.previous, 'the earlier run was loaded from history');
@@ -92,8 +143,16 @@ describe('benchmark this prompt', () => {
 
   it('exports JSON and CSV of the shown run', async () => {
     const dir = workspaceFile('.').fsPath;
-    const jsonPath = await vscode.commands.executeCommand<string>('promptLens.exportBenchmark', 'json', join(dir, 'run.json'));
-    const csvPath = await vscode.commands.executeCommand<string>('promptLens.exportBenchmark', 'csv', join(dir, 'run.csv'));
+    const jsonPath = await vscode.commands.executeCommand<string>(
+      'promptLens.exportBenchmark',
+      'json',
+      join(dir, 'run.json'),
+    );
+    const csvPath = await vscode.commands.executeCommand<string>(
+      'promptLens.exportBenchmark',
+      'csv',
+      join(dir, 'run.csv'),
+    );
     const exported = JSON.parse(readFileSync(jsonPath, 'utf8')) as BenchResult;
     assert.equal(exported.startedAt, (await extensionApi()).resultsState()?.result?.startedAt);
     const lines = readFileSync(csvPath, 'utf8').trim().split('\r\n');
@@ -124,11 +183,17 @@ describe('benchmark this prompt', () => {
     const editor = await openPrompt('findings/rag-oversized.prompt');
     const before = await hoverFor(editor.document.uri);
     assert.ok(!before.includes('calibrated'), before);
-    const calibration = await vscode.commands.executeCommand<{ profile: { msPerInputToken: number; date: string }; r2: number }>('promptLens.calibrateEndpoint', editor.document.uri, 'sim');
+    const calibration = await vscode.commands.executeCommand<{
+      profile: { msPerInputToken: number; date: string };
+      r2: number;
+    }>('promptLens.calibrateEndpoint', editor.document.uri, 'sim');
     assert.ok(calibration, 'calibration saved');
     assert.ok(calibration.r2 >= 0.8, `R² ${calibration.r2}`);
     // The simulator prefills 20,000 tokens/s: 0.05 ms per token.
-    assert.ok(Math.abs(calibration.profile.msPerInputToken - 0.05) < 0.02, `slope ${calibration.profile.msPerInputToken}`);
+    assert.ok(
+      Math.abs(calibration.profile.msPerInputToken - 0.05) < 0.02,
+      `slope ${calibration.profile.msPerInputToken}`,
+    );
     const after = await waitFor('hover with the calibrated profile', async () => {
       const h = await hoverFor(editor.document.uri);
       return h.includes(`calibrated (${calibration.profile.date})`) ? h : undefined;
@@ -142,7 +207,9 @@ describe('benchmark this prompt', () => {
     assert.ok(existsSync(root), `no history at ${root}`);
     const files = readdirSync(root).flatMap((hash) => readdirSync(join(root, hash)).map((f) => join(root, hash, f)));
     assert.equal(files.length, 3);
-    const entries = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { schemaVersion: number; result: BenchResult });
+    const entries = files.map(
+      (f) => JSON.parse(readFileSync(f, 'utf8')) as { schemaVersion: number; result: BenchResult },
+    );
     assert.ok(entries.every((e) => e.schemaVersion === 1));
     assert.equal(entries.filter((e) => e.result.partial).length, 1);
   });

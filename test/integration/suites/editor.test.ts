@@ -5,7 +5,17 @@ import { countPrompt } from '../../../src/core/count';
 import { estimate, loadTables, parseTargetId, resolveTarget } from '../../../src/core/estimate';
 import { parsePrompt } from '../../../src/core/prompt/parse';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
-import { cleanWorkbench, clickWebview, extensionApi, hoverTexts, openPrompt, queryWebviews, screenshot, waitFor, workspaceFile } from '../helpers';
+import {
+  cleanWorkbench,
+  clickWebview,
+  extensionApi,
+  hoverTexts,
+  openPrompt,
+  queryWebviews,
+  screenshot,
+  waitFor,
+  workspaceFile,
+} from '../helpers';
 
 async function promptLensHover(uri: vscode.Uri, position: vscode.Position): Promise<string> {
   const texts = await hoverTexts(uri, position);
@@ -15,10 +25,14 @@ async function promptLensHover(uri: vscode.Uri, position: vscode.Position): Prom
 }
 
 async function diagnosticsWith(uri: vscode.Uri, code: string): Promise<vscode.Diagnostic[]> {
-  return waitFor(`${code} diagnostics on ${uri.path}`, () => {
-    const found = vscode.languages.getDiagnostics(uri).filter((d) => d.code === code);
-    return found.length > 0 ? found : undefined;
-  }, 20_000);
+  return waitFor(
+    `${code} diagnostics on ${uri.path}`,
+    () => {
+      const found = vscode.languages.getDiagnostics(uri).filter((d) => d.code === code);
+      return found.length > 0 ? found : undefined;
+    },
+    20_000,
+  );
 }
 
 describe('editor surfaces', () => {
@@ -36,14 +50,21 @@ describe('editor surfaces', () => {
     assert.ok(hover.includes(`this user message **${count.messages[user]!.tokens.toLocaleString('en-US')}**`), hover);
     const target = resolveTarget(parseTargetId('openai/gpt-4o'), loadTables().tables);
     const cold = estimate(target, { inputTokens: count.inputTokens, outputTokens: 256, concurrency: 8 });
-    assert.ok(hover.includes(`| openai/gpt-4o | ${formatMs(cold.coldTtftMs.p50)} (`), `expected cold TTFT ${formatMs(cold.coldTtftMs.p50)} in\n${hover}`);
+    assert.ok(
+      hover.includes(`| openai/gpt-4o | ${formatMs(cold.coldTtftMs.p50)} (`),
+      `expected cold TTFT ${formatMs(cold.coldTtftMs.p50)} in\n${hover}`,
+    );
     const api = await extensionApi();
-    const status = await waitFor('status bar for the Prompty file', () => (api.statusBarText().startsWith(`$(pulse) ${count.inputTokens.toLocaleString('en-US')} tok`) ? api.statusBarText() : undefined));
+    const status = await waitFor('status bar for the Prompty file', () =>
+      api.statusBarText().startsWith(`$(pulse) ${count.inputTokens.toLocaleString('en-US')} tok`)
+        ? api.statusBarText()
+        : undefined,
+    );
     assert.match(status, /TTFT ≈/);
     assert.match(api.targetText(), /openai\/gpt-4o/);
   });
 
-  it('hover: tokens of the selection, counted with the primary target\'s tokenizer in the analysis worker', async () => {
+  it("hover: tokens of the selection, counted with the primary target's tokenizer in the analysis worker", async () => {
     const editor = await openPrompt('customer-support.prompty');
     const document = editor.document;
     const parsed = parsePrompt(document.fileName, document.getText());
@@ -53,16 +74,25 @@ describe('editor surfaces', () => {
     editor.selection = new vscode.Selection(document.positionAt(start), document.positionAt(end));
     const expected = getTokenizer('o200k_base').count(document.getText().slice(start, end));
     const hover = await promptLensHover(document.uri, document.positionAt(start + 2));
-    assert.ok(hover.includes(`selection **${expected.toLocaleString('en-US')}**`), `expected ${expected} selected tokens in\n${hover}`);
+    assert.ok(
+      hover.includes(`selection **${expected.toLocaleString('en-US')}**`),
+      `expected ${expected} selected tokens in\n${hover}`,
+    );
     editor.selection = new vscode.Selection(document.positionAt(start), document.positionAt(start));
-    assert.ok(!(await promptLensHover(document.uri, document.positionAt(start + 2))).includes('selection **'), 'no selection line without a selection');
+    assert.ok(
+      !(await promptLensHover(document.uri, document.positionAt(start + 2))).includes('selection **'),
+      'no selection line without a selection',
+    );
   });
 
   it('diagnostics: oversized retrieved context, with its numbers', async () => {
     const editor = await openPrompt('findings/rag-oversized.prompt');
     const [rag] = await diagnosticsWith(editor.document.uri, 'rag-budget');
     assert.equal(rag!.severity, vscode.DiagnosticSeverity.Warning);
-    assert.match(rag!.message, /^Retrieved context: [\d,]+ tokens \(\d+% of the prompt\) adds ≈[\d.]+ m?s TTFT and \$[\d.]+\/call on llama-3\.1-70b · 4×h100-sxm; budget 4,000$/);
+    assert.match(
+      rag!.message,
+      /^Retrieved context: [\d,]+ tokens \(\d+% of the prompt\) adds ≈[\d.]+ m?s TTFT and \$[\d.]+\/call on llama-3\.1-70b · 4×h100-sxm; budget 4,000$/,
+    );
     assert.equal(rag!.source, 'Prompt Latency Lens');
   });
 
@@ -76,12 +106,22 @@ describe('editor surfaces', () => {
     assert.ok(other.location.range.start.line > 10, `related location at line ${other.location.range.start.line}`);
     // Diagnostics are re-published when the workspace scan finishes; ask until the fix is offered.
     let titles: string[] = [];
-    await waitFor('the "prompts sharing this prefix" quick fix', async () => {
-      const [current] = vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.code === 'prefix-cache');
-      const actions = current ? await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, current.range) : [];
-      titles = actions.map((a) => a.title);
-      return titles.some((t) => /prompts sharing this prefix/.test(t)) ? true : undefined;
-    }, 15_000).catch(() => assert.fail(`quick fixes offered: ${titles.join('; ') || 'none'}`));
+    await waitFor(
+      'the "prompts sharing this prefix" quick fix',
+      async () => {
+        const [current] = vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.code === 'prefix-cache');
+        const actions = current
+          ? await vscode.commands.executeCommand<vscode.CodeAction[]>(
+              'vscode.executeCodeActionProvider',
+              editor.document.uri,
+              current.range,
+            )
+          : [];
+        titles = actions.map((a) => a.title);
+        return titles.some((t) => /prompts sharing this prefix/.test(t)) ? true : undefined;
+      },
+      15_000,
+    ).catch(() => assert.fail(`quick fixes offered: ${titles.join('; ') || 'none'}`));
   });
 
   it('diagnostics: a cache breaker, and quick fixes that suppress it or show where it could go', async () => {
@@ -91,10 +131,17 @@ describe('editor surfaces', () => {
     const [breaker] = await diagnosticsWith(editor.document.uri, 'cache-breaker');
     assert.equal(breaker!.severity, vscode.DiagnosticSeverity.Warning);
     assert.match(breaker!.message, /would make [\d,]+ tokens cacheable/);
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, breaker!.range);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      editor.document.uri,
+      breaker!.range,
+    );
     const titles = actions.map((a) => a.title);
     assert.ok(titles.includes('Open setting promptLens.findings.disabled'), titles.join('; '));
-    assert.ok(titles.some((t) => t.startsWith('Show where the dynamic part could go')), titles.join('; '));
+    assert.ok(
+      titles.some((t) => t.startsWith('Show where the dynamic part could go')),
+      titles.join('; '),
+    );
     await vscode.commands.executeCommand('workbench.actions.view.problems');
     await new Promise((r) => setTimeout(r, 800));
     await screenshot('diagnostics');
@@ -103,14 +150,22 @@ describe('editor surfaces', () => {
     assert.ok(suppress?.edit);
     assert.ok(await vscode.workspace.applyEdit(suppress.edit));
     assert.match(editor.document.lineAt(0).text, /prompt-lens-disable cache-breaker/);
-    await waitFor('breaker cleared after the pragma', () => (vscode.languages.getDiagnostics(editor.document.uri).some((d) => d.code === 'cache-breaker') ? undefined : true), 20_000);
+    await waitFor(
+      'breaker cleared after the pragma',
+      () =>
+        vscode.languages.getDiagnostics(editor.document.uri).some((d) => d.code === 'cache-breaker') ? undefined : true,
+      20_000,
+    );
     await vscode.commands.executeCommand('undo');
   });
 
   it('code lenses: "Benchmark this prompt" first, then each message with tokens and share of TTFT', async () => {
     const editor = await openPrompt('support.prompt');
     const lenses = await waitFor('code lenses', async () => {
-      const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri);
+      const found = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+        'vscode.executeCodeLensProvider',
+        editor.document.uri,
+      );
       return found.length >= 3 ? found : undefined;
     });
     assert.equal(lenses[0]!.command?.command, 'promptLens.benchmarkPrompt');
@@ -120,44 +175,69 @@ describe('editor surfaces', () => {
     assert.match(messages[1]!, /^user: [\d,]+ tok · \d+% of TTFT/);
   });
 
-  it('the target picker command changes the hover\'s primary target', async () => {
+  it("the target picker command changes the hover's primary target", async () => {
     const editor = await openPrompt('support.prompt');
-    assert.equal(await vscode.commands.executeCommand('promptLens.setPrimaryTarget', 'anthropic/claude-sonnet-4'), 'anthropic/claude-sonnet-4');
+    assert.equal(
+      await vscode.commands.executeCommand('promptLens.setPrimaryTarget', 'anthropic/claude-sonnet-4'),
+      'anthropic/claude-sonnet-4',
+    );
     const hover = await waitFor('hover on the new target', async () => {
       const h = await promptLensHover(editor.document.uri, new vscode.Position(1, 3));
       return h.includes('primary target `anthropic/claude-sonnet-4`') ? h : undefined;
     });
     assert.match(hover, /approximate/); // Claude's tokenizer is approximated, and says so
-    await vscode.workspace.getConfiguration('promptLens').update('targets', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('promptLens')
+      .update('targets', undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('Compare Targets opens a table of targets; "Use" on a row makes it the primary target', async () => {
     await cleanWorkbench();
     const editor = await openPrompt('support.prompt');
-    const state = await vscode.commands.executeCommand<{ rows: { target: string; meetsSlo: boolean }[] }>('promptLens.compareTargets', editor.document.uri);
+    const state = await vscode.commands.executeCommand<{ rows: { target: string; meetsSlo: boolean }[] }>(
+      'promptLens.compareTargets',
+      editor.document.uri,
+    );
     assert.ok(state && state.rows.length > 10, 'rows for providers and self-hosted deployments');
     // The hover's one-line summary names the view's cheapest row that meets the SLO.
     const cheapest = state.rows.find((r) => r.meetsSlo);
     assert.ok(cheapest, 'some target meets the interactive SLO for this small prompt');
     let last = '';
-    await waitFor('the cheapest-target line in the hover', async () => {
-      last = await promptLensHover(editor.document.uri, new vscode.Position(1, 3));
-      return last.includes(`Cheapest meeting the interactive SLO: ${cheapest.target},`) ? true : undefined;
-    }, 15_000).catch(() => assert.fail(`expected ${cheapest.target} in the hover:\n${last}`));
-    const rows = await waitFor('compare rows in the webview', async () => {
-      const found = await queryWebviews('compare-rows', '[data-test=compare-row]');
-      return found.texts.length > 10 ? found : undefined;
-    }, 20_000);
+    await waitFor(
+      'the cheapest-target line in the hover',
+      async () => {
+        last = await promptLensHover(editor.document.uri, new vscode.Position(1, 3));
+        return last.includes(`Cheapest meeting the interactive SLO: ${cheapest.target},`) ? true : undefined;
+      },
+      15_000,
+    ).catch(() => assert.fail(`expected ${cheapest.target} in the hover:\n${last}`));
+    const rows = await waitFor(
+      'compare rows in the webview',
+      async () => {
+        const found = await queryWebviews('compare-rows', '[data-test=compare-row]');
+        return found.texts.length > 10 ? found : undefined;
+      },
+      20_000,
+    );
     assert.equal(rows.scripted, false);
     await screenshot('compare');
     const chosen = state.rows[0]!.target;
     assert.ok(await clickWebview('compare-use', '[data-test=compare-row] [data-test=use]'));
-    const hover = await waitFor('hover on the chosen target', async () => {
-      const h = await promptLensHover(editor.document.uri, new vscode.Position(1, 3));
-      return h.includes(`primary target \``) && vscode.workspace.getConfiguration('promptLens').get<string[]>('targets')?.[0] === chosen ? h : undefined;
-    }, 20_000);
+    const hover = await waitFor(
+      'hover on the chosen target',
+      async () => {
+        const h = await promptLensHover(editor.document.uri, new vscode.Position(1, 3));
+        return h.includes(`primary target \``) &&
+          vscode.workspace.getConfiguration('promptLens').get<string[]>('targets')?.[0] === chosen
+          ? h
+          : undefined;
+      },
+      20_000,
+    );
     assert.ok(hover);
-    await vscode.workspace.getConfiguration('promptLens').update('targets', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('promptLens')
+      .update('targets', undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('bad settings and table rows are named in the hover, skipped, and everything else keeps working', async () => {
@@ -181,7 +261,10 @@ describe('editor surfaces', () => {
     await cleanWorkbench();
     const markdown = await vscode.commands.executeCommand<string>('promptLens.showWorkspaceReport');
     assert.match(markdown, /^# Prompt Latency Lens — workspace report/);
-    assert.match(markdown, /\| warning \| \[findings\/rag-oversized\.prompt:\d+:\d+\]\(file:\/\/.*rag-oversized\.prompt#L\d+\) \| `rag-budget` \|/);
+    assert.match(
+      markdown,
+      /\| warning \| \[findings\/rag-oversized\.prompt:\d+:\d+\]\(file:\/\/.*rag-oversized\.prompt#L\d+\) \| `rag-budget` \|/,
+    );
     assert.ok(markdown.includes(`(${workspaceFile('support.prompt').toString()}#L1)`));
     await new Promise((r) => setTimeout(r, 1500));
     await screenshot('report');

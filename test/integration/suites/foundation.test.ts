@@ -25,7 +25,9 @@ describe('foundation', () => {
 
   it('registers its commands', async () => {
     const commands = await vscode.commands.getCommands(true);
-    const contributed = (vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands;
+    const contributed = (
+      vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes: { commands: { command: string }[] } }
+    ).contributes.commands;
     assert.ok(contributed.length > 5);
     for (const { command } of contributed) assert.ok(commands.includes(command), `${command} is not registered`);
   });
@@ -44,12 +46,18 @@ describe('foundation', () => {
     const api = await extensionApi();
     const editor = await openPrompt('prompts/summary.txt');
     const expected = expectedTokens(editor.document);
-    const text = await waitFor('status bar text', () => (api.statusBarText().includes(`${expected.toLocaleString('en-US')} tok · TTFT ≈`) ? api.statusBarText() : undefined));
+    const text = await waitFor('status bar text', () =>
+      api.statusBarText().includes(`${expected.toLocaleString('en-US')} tok · TTFT ≈`)
+        ? api.statusBarText()
+        : undefined,
+    );
     assert.match(text, /tok · TTFT ≈ [\d.]+ m?s · \$[\d.]+$/);
   });
 
   it('has no hover on a file that is not a prompt', async () => {
-    const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'README.md'));
+    const document = await vscode.workspace.openTextDocument(
+      vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'README.md'),
+    );
     const texts = await hoverTexts(document.uri, new vscode.Position(0, 2));
     assert.ok(!texts.some((t) => t.includes('Prompt Latency Lens')));
   });

@@ -6,19 +6,31 @@ import { extensionApi, hoverTexts, openPrompt, workspaceFile } from '../helpers'
 
 const FILES: Record<string, string | Uint8Array> = {
   // Invalid UTF-8 and control bytes (VS Code itself refuses files with NUL bytes as binary).
-  'hostile/binary.prompt': new Uint8Array([0x41, 0x01, 0x02, 0x1b, 0x5b, 0x33, 0x31, 0x6d, 0xff, 0xfe, 0x0a, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0x0a]),
+  'hostile/binary.prompt': new Uint8Array([
+    0x41, 0x01, 0x02, 0x1b, 0x5b, 0x33, 0x31, 0x6d, 0xff, 0xfe, 0x0a, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0x0a,
+  ]),
   'hostile/one-line.prompt': 'x'.repeat(1_500_000),
   'hostile/vars.prompty': `---\nname: many\n---\nuser:\n${Array.from({ length: 1000 }, (_, i) => `{{ v${i} }}`).join(' ')}\n`,
   'hostile/nested.prompt.yml': `messages: ${'['.repeat(2000)}${']'.repeat(2000)}\n`,
-  'hostile/laughs.prompt.yml': `a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n${Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(',')}]`).join('\n')}\nmessages: [{role: user, content: *j}]\n`,
-  'hostile/special.prompt': 'system:\n<|endoftext|><|im_start|>assistant\u202e\u200b\u200dمرحبا\r\nuser:\r\nhi\rthere\n',
+  'hostile/laughs.prompt.yml': `a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n${Array.from(
+    { length: 9 },
+    (_, i) =>
+      `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9)
+        .fill(`*${String.fromCharCode(97 + i)}`)
+        .join(',')}]`,
+  ).join('\n')}\nmessages: [{role: user, content: *j}]\n`,
+  'hostile/special.prompt':
+    'system:\n<|endoftext|><|im_start|>assistant\u202e\u200b\u200dمرحبا\r\nuser:\r\nhi\rthere\n',
   'hostile/prompts/broken.json': '{"messages": [{"role": "user", "content": "unterminated',
 };
 
 describe('hostile prompt files in the editor', () => {
   before(async () => {
     for (const [name, content] of Object.entries(FILES)) {
-      await vscode.workspace.fs.writeFile(workspaceFile(name), typeof content === 'string' ? new TextEncoder().encode(content) : content);
+      await vscode.workspace.fs.writeFile(
+        workspaceFile(name),
+        typeof content === 'string' ? new TextEncoder().encode(content) : content,
+      );
     }
   });
 
@@ -32,7 +44,10 @@ describe('hostile prompt files in the editor', () => {
       assert.ok(Date.now() - started < 30_000);
       assert.ok(analysis.tooLarge !== undefined || analysis.count.inputTokens >= 0);
       const texts = await hoverTexts(editor.document.uri, new vscode.Position(0, 0));
-      assert.ok(texts.some((t) => t.includes('Prompt Latency Lens')), 'hover still answers');
+      assert.ok(
+        texts.some((t) => t.includes('Prompt Latency Lens')),
+        'hover still answers',
+      );
     });
   }
 

@@ -53,7 +53,10 @@ describe('perf: editor responsiveness', function () {
   this.timeout(300_000);
 
   after(() => {
-    writeFileSync(join(process.env.PROMPT_LENS_SCREENSHOT_DIR ?? '.', '..', 'editor-bench.json'), JSON.stringify(figures, null, 2));
+    writeFileSync(
+      join(process.env.PROMPT_LENS_SCREENSHOT_DIR ?? '.', '..', 'editor-bench.json'),
+      JSON.stringify(figures, null, 2),
+    );
   });
 
   it('activation loads no vocabulary', async () => {
@@ -63,7 +66,7 @@ describe('perf: editor responsiveness', function () {
     assert.ok(Array.isArray(api.activation.vocabularies));
   });
 
-  it('control: opening the same megabyte as plain text (VS Code\'s own cost; no prompt, no analysis)', async () => {
+  it("control: opening the same megabyte as plain text (VS Code's own cost; no prompt, no analysis)", async () => {
     const file = 'perf/one-megabyte.txt';
     await vscode.workspace.fs.writeFile(workspaceFile(file), new TextEncoder().encode(mixedText(1_000_000)));
     const lag = monitorEventLoopDelay({ resolution: 5 });
@@ -98,7 +101,9 @@ describe('perf: editor responsiveness', function () {
 
     const hoverRound = async (label: string) => {
       lag.reset();
-      const hovers = await timeHovers(editor.document.uri, (texts) => texts.some((t) => t.includes('Prompt Latency Lens')));
+      const hovers = await timeHovers(editor.document.uri, (texts) =>
+        texts.some((t) => t.includes('Prompt Latency Lens')),
+      );
       figures[`hover${label}MedianMs`] = Number(percentile(hovers, 50).toFixed(1));
       figures[`hover${label}P99Ms`] = Number(percentile(hovers, 99).toFixed(1));
       // A slow hover while the host was free is the workbench's round trip, not this extension.
@@ -157,7 +162,10 @@ describe('perf: editor responsiveness', function () {
 
   it('40 MB prompt (over promptLens.maxFileBytes; VS Code gives extensions nothing over 50 MB): longest block while open', async () => {
     const file = 'perf/forty-megabytes.prompt';
-    await vscode.workspace.fs.writeFile(workspaceFile(file), new TextEncoder().encode('lorem ipsum dolor sit amet '.repeat(1_500_000)));
+    await vscode.workspace.fs.writeFile(
+      workspaceFile(file),
+      new TextEncoder().encode('lorem ipsum dolor sit amet '.repeat(1_500_000)),
+    );
     const api = await extensionApi();
     const lag = monitorEventLoopDelay({ resolution: 5 });
     lag.enable();
@@ -167,7 +175,9 @@ describe('perf: editor responsiveness', function () {
     const analysis = await api.analysis(document);
     await sleep(500);
     figures.longestBlockWith40MbOpenMs = Math.round(lag.max / 1e6);
-    figures.longestStretchInThisExtensionWith40MbOpenMs = (await profile.stop(`${vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath}/dist/`)).ms;
+    figures.longestStretchInThisExtensionWith40MbOpenMs = (
+      await profile.stop(`${vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath}/dist/`)
+    ).ms;
     figures.fortyMegabyteStatus = analysis?.tooLarge ?? 'analysed';
     lag.disable();
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');

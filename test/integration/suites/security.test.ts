@@ -4,7 +4,15 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { BenchResult } from '../../../src/core/bench/result';
-import { clickWorkbenchButton, extensionApi, openPrompt, queryWebviews, sleep, waitFor, workspaceFile } from '../helpers';
+import {
+  clickWorkbenchButton,
+  extensionApi,
+  openPrompt,
+  queryWebviews,
+  sleep,
+  waitFor,
+  workspaceFile,
+} from '../helpers';
 
 const KEY = 'sk-prompt-lens-TESTKEY-0123456789abcdef';
 const XSS = '<img src=x onerror="window.__promptLensXss=1"></script><script>window.__promptLensXss=1</script>';
@@ -30,7 +38,11 @@ describe('security: hostile endpoints, escaping and secrets', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as { port: number }).port;
-    await config().update('endpoints', [{ name: XSS, baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm' }], vscode.ConfigurationTarget.Workspace);
+    await config().update(
+      'endpoints',
+      [{ name: XSS, baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm' }],
+      vscode.ConfigurationTarget.Workspace,
+    );
     await config().update('benchmark.requests', 3, vscode.ConfigurationTarget.Workspace);
     await config().update('benchmark.concurrency', [1], vscode.ConfigurationTarget.Workspace);
     await config().update('benchmark.cache', 'cold', vscode.ConfigurationTarget.Workspace);
@@ -48,44 +60,82 @@ describe('security: hostile endpoints, escaping and secrets', () => {
     // The key goes nowhere until the user allows this host in the modal dialog.
     await sleep(1500);
     assert.equal(authHeaders.length, 0, 'no request before consent');
-    assert.ok(await waitFor('the consent dialog', async () => ((await clickWorkbenchButton('consent', 'Send key')) ? true : undefined), 20_000));
+    assert.ok(
+      await waitFor(
+        'the consent dialog',
+        async () => ((await clickWorkbenchButton('consent', 'Send key')) ? true : undefined),
+        20_000,
+      ),
+    );
     const result = await run;
     assert.ok(result);
-    assert.ok(authHeaders.length > 0 && authHeaders.every((h) => h === `Bearer ${KEY}`), 'the key was sent, as the endpoint kind expects');
+    assert.ok(
+      authHeaders.length > 0 && authHeaders.every((h) => h === `Bearer ${KEY}`),
+      'the key was sent, as the endpoint kind expects',
+    );
     const errors = result.modes.flatMap((m) => m.levels.flatMap((l) => l.requests.map((r) => r.error?.message ?? '')));
-    assert.ok(errors.every((e) => e.length > 0 && !e.includes(KEY)), 'errors carry the endpoint message with the key redacted');
+    assert.ok(
+      errors.every((e) => e.length > 0 && !e.includes(KEY)),
+      'errors carry the endpoint message with the key redacted',
+    );
 
     // Rendered as text in real Chromium, and no injected script ran.
-    const shown = await waitFor('the error list in the results view', async () => {
-      const found = await queryWebviews('xss-errors', '[data-test=errors] li');
-      return found.texts.length > 0 ? found : undefined;
-    }, 20_000);
+    const shown = await waitFor(
+      'the error list in the results view',
+      async () => {
+        const found = await queryWebviews('xss-errors', '[data-test=errors] li');
+        return found.texts.length > 0 ? found : undefined;
+      },
+      20_000,
+    );
     assert.equal(shown.scripted, false, 'an injected script ran in a webview');
-    assert.ok(shown.texts.some((t) => t.includes('<img src=x')), 'markup is shown as literal text');
+    assert.ok(
+      shown.texts.some((t) => t.includes('<img src=x')),
+      'markup is shown as literal text',
+    );
     const page = await queryWebviews('xss-page', 'body');
     assert.equal(page.scripted, false);
-    assert.ok(page.texts.every((t) => !t.includes(KEY)), 'the key reached the webview');
+    assert.ok(
+      page.texts.every((t) => !t.includes(KEY)),
+      'the key reached the webview',
+    );
 
     // Everything the run produced: history, exports, the state posted to the webview.
     const dir = workspaceFile('.').fsPath;
     await vscode.commands.executeCommand('promptLens.exportBenchmark', 'json', join(dir, 'sec.json'));
     await vscode.commands.executeCommand('promptLens.exportBenchmark', 'csv', join(dir, 'sec.csv'));
     const api = await extensionApi();
-    const produced = [...filesUnder(api.historyRoot()).map((f) => readFileSync(f, 'utf8')), readFileSync(join(dir, 'sec.json'), 'utf8'), readFileSync(join(dir, 'sec.csv'), 'utf8'), JSON.stringify(api.resultsState())];
-    for (const text of produced) assert.ok(!text.includes(KEY) && !text.includes('TESTKEY'), 'the key appears in something the run produced');
+    const produced = [
+      ...filesUnder(api.historyRoot()).map((f) => readFileSync(f, 'utf8')),
+      readFileSync(join(dir, 'sec.json'), 'utf8'),
+      readFileSync(join(dir, 'sec.csv'), 'utf8'),
+      JSON.stringify(api.resultsState()),
+    ];
+    for (const text of produced)
+      assert.ok(!text.includes(KEY) && !text.includes('TESTKEY'), 'the key appears in something the run produced');
     const settings = readFileSync(workspaceFile('.vscode/settings.json').fsPath, 'utf8');
     assert.ok(!settings.includes(KEY), 'the key is not in settings');
   });
 
   it('the Compare Targets view shows a hostile file name as text', async () => {
     const name = 'findings/<img src=x onerror=window.__promptLensXss=1>.prompt';
-    await vscode.workspace.fs.writeFile(workspaceFile(name), new TextEncoder().encode('system:\nBe brief.\nuser:\nHi </script><script>window.__promptLensXss=1</script>\n'));
-    const state = await vscode.commands.executeCommand<{ promptName: string }>('promptLens.compareTargets', workspaceFile(name));
+    await vscode.workspace.fs.writeFile(
+      workspaceFile(name),
+      new TextEncoder().encode('system:\nBe brief.\nuser:\nHi </script><script>window.__promptLensXss=1</script>\n'),
+    );
+    const state = await vscode.commands.executeCommand<{ promptName: string }>(
+      'promptLens.compareTargets',
+      workspaceFile(name),
+    );
     assert.ok(state?.promptName.includes('<img'));
-    const title = await waitFor('compare view title', async () => {
-      const found = await queryWebviews('xss-compare', 'body');
-      return found.texts.some((t) => t.includes('<img src=x')) ? found : undefined;
-    }, 20_000);
+    const title = await waitFor(
+      'compare view title',
+      async () => {
+        const found = await queryWebviews('xss-compare', 'body');
+        return found.texts.some((t) => t.includes('<img src=x')) ? found : undefined;
+      },
+      20_000,
+    );
     assert.equal(title.scripted, false);
   });
 });

@@ -28,9 +28,17 @@ describe('untrusted workspace', () => {
 
   it('refuses to benchmark, and never calls the endpoint the workspace settings name', async () => {
     const editor = await openPrompt('support.prompt');
-    const result = await vscode.commands.executeCommand('promptLens.benchmarkPrompt', editor.document.uri, 'workspace-endpoint');
+    const result = await vscode.commands.executeCommand(
+      'promptLens.benchmarkPrompt',
+      editor.document.uri,
+      'workspace-endpoint',
+    );
     assert.equal(result, undefined);
-    const calibration = await vscode.commands.executeCommand('promptLens.calibrateEndpoint', editor.document.uri, 'workspace-endpoint');
+    const calibration = await vscode.commands.executeCommand(
+      'promptLens.calibrateEndpoint',
+      editor.document.uri,
+      'workspace-endpoint',
+    );
     assert.equal(calibration, undefined);
     assert.equal(requests, 0);
   });

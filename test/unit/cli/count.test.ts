@@ -16,14 +16,29 @@ describe('prompt-lens count', () => {
     const rows = JSON.parse(io.stdout) as Array<Record<string, unknown>>;
     const tokens = getTokenizer('o200k_base').count(text);
     assert.deepEqual(rows, [
-      { file: 'a.prompt', tokenizer: 'o200k_base', exact: true, contentTokens: tokens, inputTokens: tokens + 3 + 3, messages: [{ role: 'user', tokens }], variables: [], errors: [], notes: [] },
+      {
+        file: 'a.prompt',
+        tokenizer: 'o200k_base',
+        exact: true,
+        contentTokens: tokens,
+        inputTokens: tokens + 3 + 3,
+        messages: [{ role: 'user', tokens }],
+        variables: [],
+        errors: [],
+        notes: [],
+      },
     ]);
   });
 
   it('picks the tokenizer from the front-matter model and lists unfilled variables', async () => {
     const io = memoryIo({ 's.prompty': fixture('support.prompty'), 'c.json': fixture('chat.json') });
     assert.equal(await runCli(['count', 's.prompty', 'c.json', '--json'], io), 0);
-    const [prompty, chat] = JSON.parse(io.stdout) as Array<{ tokenizer: string; variables: string[]; messages: unknown[]; errors: unknown[] }>;
+    const [prompty, chat] = JSON.parse(io.stdout) as Array<{
+      tokenizer: string;
+      variables: string[];
+      messages: unknown[];
+      errors: unknown[];
+    }>;
     assert.equal(prompty?.tokenizer, 'o200k_base');
     assert.deepEqual(prompty?.variables, ['order_id']);
     assert.equal(chat?.tokenizer, 'llama3');
@@ -36,7 +51,10 @@ describe('prompt-lens count', () => {
     assert.equal((JSON.parse(io.stdout) as Array<{ tokenizer: string }>)[0]?.tokenizer, 'cl100k_base');
     const bad = memoryIo({ 'b.txt': 'x' });
     assert.equal(await runCli(['count', 'b.txt', '--tokenizer', 'gpt9'], bad), 2);
-    assert.match(bad.stderr, /^prompt-lens count: unknown tokenizer 'gpt9'; valid: o200k_base, cl100k_base, llama3, .*\n$/);
+    assert.match(
+      bad.stderr,
+      /^prompt-lens count: unknown tokenizer 'gpt9'; valid: o200k_base, cl100k_base, llama3, .*\n$/,
+    );
   });
 
   it('still counts a malformed file and reports its errors', async () => {
@@ -50,7 +68,10 @@ describe('prompt-lens count', () => {
     const code = await runCli(['count', 'missing.prompt', 'b.txt', '--json'], io);
     assert.equal(code, 2);
     assert.equal(io.stderr, 'prompt-lens: cannot read missing.prompt: no such file\n');
-    assert.deepEqual((JSON.parse(io.stdout) as Array<{ file: string }>).map((r) => r.file), ['b.txt']);
+    assert.deepEqual(
+      (JSON.parse(io.stdout) as Array<{ file: string }>).map((r) => r.file),
+      ['b.txt'],
+    );
   });
 
   it('rejects unknown flags and commands with one line and exit 2', async () => {
@@ -67,7 +88,12 @@ describe('prompt-lens tokenizers', () => {
   it('lists the registry with exactness and approximation errors', async () => {
     const io = memoryIo({});
     assert.equal(await runCli(['tokenizers', '--json'], io), 0);
-    const rows = JSON.parse(io.stdout) as Array<{ id: string; exact: boolean; error?: string; chatOverhead: { perMessage: number } }>;
+    const rows = JSON.parse(io.stdout) as Array<{
+      id: string;
+      exact: boolean;
+      error?: string;
+      chatOverhead: { perMessage: number };
+    }>;
     assert.deepEqual(rows.find((r) => r.id === 'o200k_base')?.chatOverhead.perMessage, 3);
     assert.ok(rows.filter((r) => !r.exact).every((r) => r.error));
     const text = memoryIo({});

@@ -11,10 +11,42 @@ async function run(args: string[], files: Record<string, string> = {}) {
 
 describe('prompt-lens estimate', () => {
   it('prints one JSON object with the documented fields', async () => {
-    const r = await run(['estimate', '--tokens', '5000', '--cached', '4000', '--model', 'llama-3.1-70b', '--hardware', 'h100-sxm', '--gpus', '4', '--precision', 'fp8', '--output-tokens', '100', '--concurrency', '2', '--json']);
+    const r = await run([
+      'estimate',
+      '--tokens',
+      '5000',
+      '--cached',
+      '4000',
+      '--model',
+      'llama-3.1-70b',
+      '--hardware',
+      'h100-sxm',
+      '--gpus',
+      '4',
+      '--precision',
+      'fp8',
+      '--output-tokens',
+      '100',
+      '--concurrency',
+      '2',
+      '--json',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
-    for (const key of ['inputTokens', 'cachedTokens', 'prefillFlops', 'ttftMs', 'tpotMs', 'e2eMs', 'costUsd', 'bound', 'coldTtftMs', 'costPer1kCallsUsd', 'kvCache']) assert.ok(key in out, key);
+    for (const key of [
+      'inputTokens',
+      'cachedTokens',
+      'prefillFlops',
+      'ttftMs',
+      'tpotMs',
+      'e2eMs',
+      'costUsd',
+      'bound',
+      'coldTtftMs',
+      'costPer1kCallsUsd',
+      'kvCache',
+    ])
+      assert.ok(key in out, key);
     assert.equal(out.target, 'llama-3.1-70b@4xh100-sxm:fp8');
     assert.equal(out.inputTokens, 5000);
     assert.equal(out.cachedTokens, 4000);
@@ -26,17 +58,32 @@ describe('prompt-lens estimate', () => {
 
   it('counts a prompt FILE and marks the count approximate when the model tokenizer is missing', async () => {
     const text = 'Summarise the following report in three bullet points.';
-    const r = await run(['estimate', 'a.prompt', '--provider', 'anthropic', '--model', 'claude-haiku-4.5', '--json'], { 'a.prompt': text });
+    const r = await run(['estimate', 'a.prompt', '--provider', 'anthropic', '--model', 'claude-haiku-4.5', '--json'], {
+      'a.prompt': text,
+    });
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout) as { inputTokens: number; tokensExact: boolean; notes: string[] };
     assert.ok(out.inputTokens > 5 && out.inputTokens < 20);
     assert.equal(out.tokensExact, false);
-    const gpt = JSON.parse((await run(['estimate', 'a.prompt', '--provider', 'openai', '--model', 'gpt-4o', '--json'], { 'a.prompt': text })).stdout) as { tokensExact: boolean; tokenizer: string };
+    const gpt = JSON.parse(
+      (await run(['estimate', 'a.prompt', '--provider', 'openai', '--model', 'gpt-4o', '--json'], { 'a.prompt': text }))
+        .stdout,
+    ) as { tokensExact: boolean; tokenizer: string };
     assert.deepEqual([gpt.tokensExact, gpt.tokenizer], [true, 'o200k_base']);
   });
 
   it('prints a readable report with warm and cold TTFT', async () => {
-    const r = await run(['estimate', '--tokens', '3000', '--cached', '2048', '--provider', 'openai', '--model', 'gpt-4o']);
+    const r = await run([
+      'estimate',
+      '--tokens',
+      '3000',
+      '--cached',
+      '2048',
+      '--provider',
+      'openai',
+      '--model',
+      'gpt-4o',
+    ]);
     assert.equal(r.code, 0);
     assert.match(r.stdout, /TTFT:\s+warm .* cold /);
     assert.match(r.stdout, /per 1,000 calls/);
@@ -69,7 +116,12 @@ describe('prompt-lens estimate', () => {
 
   it('--table adds and overrides rows; invalid rows are reported and skipped', async () => {
     const h100 = hardwareFile.hardware.find((h) => h.id === 'h100-sxm')!;
-    const table = JSON.stringify({ hardware: [{ ...h100, id: 'my-gpu', memoryBandwidth: h100.memoryBandwidth * 2 }, { ...h100, id: 'broken', flops: { bf16: -1 } }] });
+    const table = JSON.stringify({
+      hardware: [
+        { ...h100, id: 'my-gpu', memoryBandwidth: h100.memoryBandwidth * 2 },
+        { ...h100, id: 'broken', flops: { bf16: -1 } },
+      ],
+    });
     const base = ['estimate', '--tokens', '100', '--model', 'llama-3.1-8b', '--output-tokens', '10', '--json'];
     const mine = await run([...base, '--hardware', 'my-gpu', '--table', 't.json'], { 't.json': table });
     assert.equal(mine.code, 0);
@@ -89,7 +141,11 @@ describe('prompt-lens targets', () => {
   it('lists models, hardware and providers as JSON', async () => {
     const r = await run(['targets', '--json']);
     assert.equal(r.code, 0);
-    const out = JSON.parse(r.stdout) as { models: { id: string }[]; hardware: { id: string }[]; providers: { id: string }[] };
+    const out = JSON.parse(r.stdout) as {
+      models: { id: string }[];
+      hardware: { id: string }[];
+      providers: { id: string }[];
+    };
     assert.ok(out.models.some((m) => m.id === 'deepseek-v3'));
     assert.ok(out.hardware.some((h) => h.id === 'mi300x'));
     assert.ok(out.providers.some((p) => p.id === 'anthropic/claude-sonnet-4.5'));

@@ -9,15 +9,29 @@ import { dataUrl, largeProse, writeHostileFiles } from '../helpers/hostileFiles'
 /** A result (0, or 1 for a benchmark whose requests all failed) or one line on stderr with exit 2; never a crash. */
 function assertHandled(run: CliRun, what: string, allowed: readonly number[] = [0]): void {
   assert.ok(run.ms < LIMIT_MS, `${what}: took ${run.ms.toFixed(0)} ms`);
-  assert.doesNotMatch(run.stderr, /\n\s+at |FATAL|Last few GCs|internal error/, `${what}: crashed:\n${run.stderr.slice(0, 2000)}`);
-  if (run.code === 2) assert.match(run.stderr, /^prompt-lens[^\n]*\n$/, `${what}: exit 2 without a one-line error: ${run.stderr.slice(0, 500)}`);
-  else assert.ok(run.code !== null && allowed.includes(run.code), `${what}: exit ${run.code}; stderr: ${run.stderr.slice(0, 500)}`);
+  assert.doesNotMatch(
+    run.stderr,
+    /\n\s+at |FATAL|Last few GCs|internal error/,
+    `${what}: crashed:\n${run.stderr.slice(0, 2000)}`,
+  );
+  if (run.code === 2)
+    assert.match(
+      run.stderr,
+      /^prompt-lens[^\n]*\n$/,
+      `${what}: exit 2 without a one-line error: ${run.stderr.slice(0, 500)}`,
+    );
+  else
+    assert.ok(
+      run.code !== null && allowed.includes(run.code),
+      `${what}: exit ${run.code}; stderr: ${run.stderr.slice(0, 500)}`,
+    );
 }
 
 /** Runs `jobs` two at a time (the machine has two cores). */
 async function inPairs<T>(jobs: Array<() => Promise<T>>): Promise<T[]> {
   const results: T[] = [];
-  for (let i = 0; i < jobs.length; i += 2) results.push(...(await Promise.all(jobs.slice(i, i + 2).map((job) => job()))));
+  for (let i = 0; i < jobs.length; i += 2)
+    results.push(...(await Promise.all(jobs.slice(i, i + 2).map((job) => job()))));
   return results;
 }
 
@@ -37,9 +51,18 @@ describe('hostile prompt files through the built CLI', function () {
   it('count gives every file a finite count, in one process, within the bounds', async () => {
     const run = await cli(dir, ['count', '--json', ...names]);
     assertHandled(run, 'count');
-    const rows = JSON.parse(run.stdout) as Array<{ file: string; contentTokens: number; exact: boolean; notes: string[] }>;
-    assert.deepEqual(rows.map((r) => r.file), names);
-    for (const row of rows) assert.ok(Number.isInteger(row.contentTokens) && row.contentTokens >= 0, `${row.file}: ${row.contentTokens}`);
+    const rows = JSON.parse(run.stdout) as Array<{
+      file: string;
+      contentTokens: number;
+      exact: boolean;
+      notes: string[];
+    }>;
+    assert.deepEqual(
+      rows.map((r) => r.file),
+      names,
+    );
+    for (const row of rows)
+      assert.ok(Number.isInteger(row.contentTokens) && row.contentTokens >= 0, `${row.file}: ${row.contentTokens}`);
     const byName = new Map(rows.map((r) => [r.file, r]));
     // Cut runs are reported, not silently exact.
     assert.equal(byName.get('long-runs.prompt')?.exact, false);
@@ -52,15 +75,35 @@ describe('hostile prompt files through the built CLI', function () {
   });
 
   it('estimate takes every file; compare and bench the structured and binary ones', async () => {
-    const estimate = names.map((name) => () => cli(dir, ['estimate', name, '--provider', 'openai', '--model', 'gpt-4o']).then((run) => assertHandled(run, `estimate ${name}`)));
+    const estimate = names.map(
+      (name) => () =>
+        cli(dir, ['estimate', name, '--provider', 'openai', '--model', 'gpt-4o']).then((run) =>
+          assertHandled(run, `estimate ${name}`),
+        ),
+    );
     const structured = ['deep.json', 'billion-laughs.prompt.yaml', 'binary.prompt'];
-    const compare = structured.map((name) => () => cli(dir, ['compare', name]).then((run) => assertHandled(run, `compare ${name}`)));
+    const compare = structured.map(
+      (name) => () => cli(dir, ['compare', name]).then((run) => assertHandled(run, `compare ${name}`)),
+    );
     // Port 9 on 127.0.0.1 refuses: the file is read, parsed and sent, and the failure is classified.
     const bench = structured.map(
       (name) => () =>
-        cli(dir, ['bench', name, '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', '--requests', '1', '--warmup', '0', '--concurrency', '1', '--timeout-ms', '2000']).then((run) =>
-          assertHandled(run, `bench ${name}`, [1]),
-        ),
+        cli(dir, [
+          'bench',
+          name,
+          '--base-url',
+          'http://127.0.0.1:9/v1',
+          '--model',
+          'm',
+          '--requests',
+          '1',
+          '--warmup',
+          '0',
+          '--concurrency',
+          '1',
+          '--timeout-ms',
+          '2000',
+        ]).then((run) => assertHandled(run, `bench ${name}`, [1])),
     );
     await inPairs([...estimate, ...compare, ...bench]);
   });
@@ -78,12 +121,17 @@ describe('hostile prompt files through the built CLI', function () {
       }
       // Prose is about 4.5 characters per token and base64 about 1.5: the estimates must tell them apart.
       const [prose, base64] = rows.map((r) => r.contentTokens) as [number, number];
-      assert.ok(prose > 50 * 1024 * 1024 / 6 && prose < 50 * 1024 * 1024 / 3, `prose: ${prose}`);
-      assert.ok(base64 > 20 * 1024 * 1024 / 2 && base64 < 20 * 1024 * 1024 / 1.1, `base64: ${base64}`);
+      assert.ok(prose > (50 * 1024 * 1024) / 6 && prose < (50 * 1024 * 1024) / 3, `prose: ${prose}`);
+      assert.ok(base64 > (20 * 1024 * 1024) / 2 && base64 < (20 * 1024 * 1024) / 1.1, `base64: ${base64}`);
 
       const estimate = await cli(dir, ['estimate', 'data-url.prompt', '--provider', 'openai', '--model', 'gpt-4o']);
       assert.equal(estimate.code, 2);
-      assert.match(estimate.stderr, new RegExp(`^prompt-lens estimate: data-url\\.prompt: 20\\.0 MiB is over --max-file-bytes ${DEFAULT_MAX_FILE_BYTES} .*\\n$`));
+      assert.match(
+        estimate.stderr,
+        new RegExp(
+          `^prompt-lens estimate: data-url\\.prompt: 20\\.0 MiB is over --max-file-bytes ${DEFAULT_MAX_FILE_BYTES} .*\\n$`,
+        ),
+      );
       const report = await cli(dir, ['report', '.', '--include', '*.prompt']);
       assertHandled(report, 'report with large files');
       assert.match(report.stderr, /huge\.prompt: 50\.0 MiB is over --max-file-bytes .*; skipped/);
@@ -107,7 +155,11 @@ describe('hostile prompt files through the built CLI', function () {
   });
 
   it('a device or other non-regular file is refused in one line instead of read without end', async () => {
-    for (const args of [['count', '/dev/zero'], ['estimate', '/dev/zero', '--provider', 'openai', '--model', 'gpt-4o'], ['estimate', '--tokens', '5', '--provider', 'openai', '--model', 'gpt-4o', '--table', '/dev/zero']]) {
+    for (const args of [
+      ['count', '/dev/zero'],
+      ['estimate', '/dev/zero', '--provider', 'openai', '--model', 'gpt-4o'],
+      ['estimate', '--tokens', '5', '--provider', 'openai', '--model', 'gpt-4o', '--table', '/dev/zero'],
+    ]) {
       const run = await cli(dir, args);
       assert.equal(run.code, 2, args.join(' '));
       assert.match(run.stderr, /^prompt-lens[^\n]*cannot read (table )?\/dev\/zero: not a regular file\n$/);

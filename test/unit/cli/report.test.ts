@@ -32,16 +32,27 @@ describe('prompt-lens report', () => {
     assert.equal(json.schemaVersion, 1);
     assert.deepEqual(
       json.files.map((f) => f.file),
-      ['prompts/rag-oversized.prompt', 'prompts/rag-suppressed.prompt', 'prompts/support-billing.prompt', 'prompts/support-personalised-breaker.prompt', 'prompts/support-returns-near-miss.prompt', 'prompts/support-shipping.prompt'],
+      [
+        'prompts/rag-oversized.prompt',
+        'prompts/rag-suppressed.prompt',
+        'prompts/support-billing.prompt',
+        'prompts/support-personalised-breaker.prompt',
+        'prompts/support-returns-near-miss.prompt',
+        'prompts/support-shipping.prompt',
+      ],
     );
-    const at = (code: string) => json.findings.filter((f) => f.code === code).map((f) => `${f.file}:${f.range.startPosition.line}`);
+    const at = (code: string) =>
+      json.findings.filter((f) => f.code === code).map((f) => `${f.file}:${f.range.startPosition.line}`);
     assert.deepEqual(at('rag-budget'), ['prompts/rag-oversized.prompt:4']);
     assert.deepEqual(at('rag-duplicate'), ['prompts/rag-oversized.prompt:47', 'prompts/rag-oversized.prompt:50']);
     assert.deepEqual(at('cache-breaker'), ['prompts/support-personalised-breaker.prompt:2']);
     assert.deepEqual(at('prefix-cache'), ['prompts/support-billing.prompt:133', 'prompts/support-shipping.prompt:133']);
     assert.ok(at('cache-near-miss').includes('prompts/support-returns-near-miss.prompt:2'));
     assert.equal(json.cacheGroups.length, 1);
-    assert.deepEqual(json.cacheGroups[0]!.members.map((m) => m.file), ['prompts/support-billing.prompt', 'prompts/support-shipping.prompt']);
+    assert.deepEqual(
+      json.cacheGroups[0]!.members.map((m) => m.file),
+      ['prompts/support-billing.prompt', 'prompts/support-shipping.prompt'],
+    );
     assert.ok(json.cacheGroups[0]!.sharedTokens > 1900 && json.cacheGroups[0]!.sharedTokens < 2200);
     assert.deepEqual(json.summary, { files: 6, error: 0, warning: 2, information: json.findings.length - 2 });
   });
@@ -54,7 +65,14 @@ describe('prompt-lens report', () => {
   });
 
   it('applies --disable and the thresholds', async () => {
-    const { io } = await report(['/ws', '--json', '--disable', 'rag-budget,cache-breaker', '--rag-max-tokens', '100000']);
+    const { io } = await report([
+      '/ws',
+      '--json',
+      '--disable',
+      'rag-budget,cache-breaker',
+      '--rag-max-tokens',
+      '100000',
+    ]);
     const codes = new Set((JSON.parse(io.stdout) as PromptReport).findings.map((f) => f.code));
     assert.equal(codes.has('rag-budget'), false);
     assert.equal(codes.has('cache-breaker'), false);
@@ -65,12 +83,22 @@ describe('prompt-lens report', () => {
     const { code, io } = await report(['/ws']);
     assert.equal(code, 0);
     assert.match(io.stdout, /^FILE\s+TOKENS\s+TTFT\s+COST\/CALL\s+RAG TOKENS\n/);
-    assert.match(io.stdout, /warning {5}prompts\/rag-oversized\.prompt:4:1 {2}rag-budget {2}Retrieved context: [\d,]+ tokens \(\d+% of the prompt\) adds ≈/);
+    assert.match(
+      io.stdout,
+      /warning {5}prompts\/rag-oversized\.prompt:4:1 {2}rag-budget {2}Retrieved context: [\d,]+ tokens \(\d+% of the prompt\) adds ≈/,
+    );
     assert.match(io.stdout, /\n6 files · 0 errors · 2 warnings · \d+ information\n$/);
   });
 
   it('exits 2 on usage errors with one line', async () => {
-    for (const args of [['/ws', '--fail-on', 'info'], ['/ws', '--target', 'nope'], ['/ws', '--disable', 'rag'], ['/missing'], ['/ws', '/other'], ['/ws', '--rag-max-share', '2']]) {
+    for (const args of [
+      ['/ws', '--fail-on', 'info'],
+      ['/ws', '--target', 'nope'],
+      ['/ws', '--disable', 'rag'],
+      ['/missing'],
+      ['/ws', '/other'],
+      ['/ws', '--rag-max-share', '2'],
+    ]) {
       const { code, io } = await report(args);
       assert.equal(code, 2, args.join(' '));
       assert.equal(io.stderr.split('\n').length, 2, io.stderr);

@@ -74,7 +74,25 @@ describe('safety of the built CLI', function () {
       const outputs: string[] = [];
       for (const format of [['--json'], []]) {
         n = 0;
-        const run = await cli(dir, ['bench', 'p.prompt', '--base-url', `${server.url}/v1`, '--model', 'm', '--requests', '6', '--warmup', '0', '--concurrency', '1', ...format], env);
+        const run = await cli(
+          dir,
+          [
+            'bench',
+            'p.prompt',
+            '--base-url',
+            `${server.url}/v1`,
+            '--model',
+            'm',
+            '--requests',
+            '6',
+            '--warmup',
+            '0',
+            '--concurrency',
+            '1',
+            ...format,
+          ],
+          env,
+        );
         assert.ok(run.code === 0 || run.code === 1, run.stderr);
         outputs.push(run.stdout, run.stderr);
       }
@@ -82,7 +100,10 @@ describe('safety of the built CLI', function () {
       assert.equal(other.seen.length, 0, 'the redirect was followed');
       // The run did see the echoes: the errors are there, redacted.
       assert.match(outputs[0] ?? '', /\[redacted\]/);
-      for (const [where, text] of [...outputs.map((t, i) => [`output ${i}`, t] as [string, string]), ...filesUnder(dir)]) {
+      for (const [where, text] of [
+        ...outputs.map((t, i) => [`output ${i}`, t] as [string, string]),
+        ...filesUnder(dir),
+      ]) {
         assert.ok(!text.includes(KEY) && !text.includes(KEY.slice(3, 20)), `the key leaked into ${where}`);
       }
     } finally {
@@ -107,8 +128,14 @@ describe('safety of the built CLI', function () {
       assert.equal(hostname, '127.0.0.1');
       assert.equal(await tryConnect('127.0.0.1', Number(port)), 'connected');
       // A wildcard listener would also answer on ::1 and on the machine's own addresses.
-      const others = ['::1', ...Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((a) => !a.internal && !a.address.startsWith('fe80')).map((a) => a.address))];
-      for (const host of others) assert.notEqual(await tryConnect(host, Number(port)), 'connected', `reachable on ${host}`);
+      const others = [
+        '::1',
+        ...Object.values(networkInterfaces()).flatMap((list) =>
+          (list ?? []).filter((a) => !a.internal && !a.address.startsWith('fe80')).map((a) => a.address),
+        ),
+      ];
+      for (const host of others)
+        assert.notEqual(await tryConnect(host, Number(port)), 'connected', `reachable on ${host}`);
     } finally {
       child.kill('SIGTERM');
     }

@@ -20,7 +20,21 @@ describe('--table files with hostile rows', () => {
       ${good}
     ], "models": [{ "id": "tiny" }], "providers": [{ "id": "acme/x", "inputUsdPerMTok": "free" }] }`;
     const io = memoryIo({ '/t.json': text });
-    const code = await runCli(['estimate', '--tokens', '100', '--model', 'llama-3.1-8b', '--hardware', 'good-gpu', '--table', '/t.json', '--json'], io);
+    const code = await runCli(
+      [
+        'estimate',
+        '--tokens',
+        '100',
+        '--model',
+        'llama-3.1-8b',
+        '--hardware',
+        'good-gpu',
+        '--table',
+        '/t.json',
+        '--json',
+      ],
+      io,
+    );
     assert.equal(code, 0, io.stderr);
     assert.ok((JSON.parse(io.stdout) as { ttftMs: { p50: number } }).ttftMs.p50 > 0);
     const lines = io.stderr.trim().split('\n');
@@ -37,16 +51,27 @@ describe('--table files with hostile rows', () => {
       ['providers[0]', 'acme/x'],
     ]) {
       const escaped = (path as string).replace(/[[\].]/g, '\\$&');
-      assert.ok(lines.some((l) => new RegExp(`^prompt-lens: /t\\.json: ${escaped}[^ ]* ${id ? `\\(${id}\\)` : ''}.*row skipped$`).test(l)), `no line for ${path}:\n${io.stderr}`);
+      assert.ok(
+        lines.some((l) =>
+          new RegExp(`^prompt-lens: /t\\.json: ${escaped}[^ ]* ${id ? `\\(${id}\\)` : ''}.*row skipped$`).test(l),
+        ),
+        `no line for ${path}:\n${io.stderr}`,
+      );
     }
     // Cross-row checks name the row by id and the field.
-    assert.ok(lines.some((l) => /class-gpu.*\.class .*unknown efficiency class 'nvidia-hoper'.*row skipped$/.test(l)), io.stderr);
+    assert.ok(
+      lines.some((l) => /class-gpu.*\.class .*unknown efficiency class 'nvidia-hoper'.*row skipped$/.test(l)),
+      io.stderr,
+    );
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
   it('an unknown id in a flag is one line naming it, exit 2', async () => {
     const io = memoryIo({});
-    assert.equal(await runCli(['estimate', '--tokens', '100', '--model', 'llama-3.1-8b', '--hardware', 'no-such-gpu'], io), 2);
+    assert.equal(
+      await runCli(['estimate', '--tokens', '100', '--model', 'llama-3.1-8b', '--hardware', 'no-such-gpu'], io),
+      2,
+    );
     assert.match(io.stderr, /^prompt-lens estimate: .*no-such-gpu.*\n$/);
   });
 });

@@ -13,7 +13,12 @@ import { getTokenizer } from '../../../src/core/tokenize/registry';
 const { tables } = loadTables();
 
 function config(targetIds: string[]): EngineConfig {
-  return { tables, targets: targetIds.map((id) => resolveTarget(parseTargetId(id), tables)), findings: parseFindingSettings({}).settings, variablePatterns: [] };
+  return {
+    tables,
+    targets: targetIds.map((id) => resolveTarget(parseTargetId(id), tables)),
+    findings: parseFindingSettings({}).settings,
+    variablePatterns: [],
+  };
 }
 
 function engineWith(targetIds: string[]): AnalysisEngine {
@@ -22,11 +27,21 @@ function engineWith(targetIds: string[]): AnalysisEngine {
   return engine;
 }
 
-const fresh = (fileName: string, text: string, tokenizer: 'o200k_base' | 'llama3') => countPrompt(parsePrompt(fileName, text), getTokenizer(tokenizer));
-const request = (text: string, version: number, edits: { offset: number; removed: number; inserted: string }[] = [], key = 'doc') => ({ key, file: `${key}.prompt`, fileName: `/w/${key}.prompt`, text, version, edits });
+const fresh = (fileName: string, text: string, tokenizer: 'o200k_base' | 'llama3') =>
+  countPrompt(parsePrompt(fileName, text), getTokenizer(tokenizer));
+const request = (
+  text: string,
+  version: number,
+  edits: { offset: number; removed: number; inserted: string }[] = [],
+  key = 'doc',
+) => ({ key, file: `${key}.prompt`, fileName: `/w/${key}.prompt`, text, version, edits });
 
 /** A system prompt of `n` distinct sentences: long, shared, unchanging. */
-const policy = (n: number) => Array.from({ length: n }, (_, i) => `Rule ${i}: answer in the customer's language and cite policy section ${i}.`).join('\n');
+const policy = (n: number) =>
+  Array.from(
+    { length: n },
+    (_, i) => `Rule ${i}: answer in the customer's language and cite policy section ${i}.`,
+  ).join('\n');
 
 describe('AnalysisEngine', () => {
   it('counts once per distinct target tokenizer, each equal to a fresh count', async () => {
@@ -36,7 +51,10 @@ describe('AnalysisEngine', () => {
     assert.deepEqual(Object.keys(result.counts).sort(), ['llama3', 'o200k_base']);
     assert.deepEqual(result.counts.llama3, fresh('/w/doc.prompt', text, 'llama3'));
     assert.deepEqual(result.counts.o200k_base, fresh('/w/doc.prompt', text, 'o200k_base'));
-    assert.deepEqual(result.targets.map((t) => t.id), ['llama-3.1-70b@4xh100-sxm:bf16', 'openai/gpt-4o', 'openai/gpt-4.1']);
+    assert.deepEqual(
+      result.targets.map((t) => t.id),
+      ['llama-3.1-70b@4xh100-sxm:bf16', 'openai/gpt-4o', 'openai/gpt-4.1'],
+    );
     assert.equal(result.frontMatterTarget, undefined);
   });
 
@@ -86,7 +104,9 @@ describe('AnalysisEngine', () => {
     assert.ok(related.position.line > 100, 'the prefix ends after the 150-line system prompt');
     assert.equal(result.cacheable?.source, 'shared with other prompts');
     assert.ok(result.cacheable!.tokens >= 1024, `${result.cacheable?.tokens} tokens`);
-    assert.ok(result.cacheable!.endOffset > mine.indexOf(system) && result.cacheable!.endOffset <= mine.indexOf('Can I'));
+    assert.ok(
+      result.cacheable!.endOffset > mine.indexOf(system) && result.cacheable!.endOffset <= mine.indexOf('Can I'),
+    );
   });
 
   it('answers nothing for findings of a version that is not the latest counted', async () => {
@@ -113,13 +133,23 @@ describe('AnalysisEngine', () => {
     assert.equal(engine.countText('llama3', 'Hello, world!'), getTokenizer('llama3').count('Hello, world!'));
     const text = '---\nmodel: llama-3.1-8b\n---\nsystem:\nBe brief.\nuser:\nHello\n';
     await engine.count({ ...request(text, 1), fileName: '/w/doc.prompty' });
-    
+
     const compared = engine.compare('doc', { profile: resolveProfile({}), calibrations: {} });
     assert.ok(compared.rows.some((r) => r.kind === 'provider'));
-    assert.ok(compared.rows.some((r) => r.deployment?.model === 'llama-3.1-8b'), 'self-hosted rows for the front matter model');
+    assert.ok(
+      compared.rows.some((r) => r.deployment?.model === 'llama-3.1-8b'),
+      'self-hosted rows for the front matter model',
+    );
     const inputs = [{ path: 'a.prompt', text: `system:\n${policy(20)}\nuser:\nHi\n` }];
     const target = findingTarget(resolveTarget(parseTargetId('openai/gpt-4o'), tables));
-    assert.deepEqual(engine.report(inputs), buildReport(inputs, { tokenizer: getTokenizer('o200k_base'), costModel: target.model, settings: parseFindingSettings({}).settings }));
+    assert.deepEqual(
+      engine.report(inputs),
+      buildReport(inputs, {
+        tokenizer: getTokenizer('o200k_base'),
+        costModel: target.model,
+        settings: parseFindingSettings({}).settings,
+      }),
+    );
   });
 
   it("compares with this version's counts, parsed with the settings' variable patterns", async () => {
@@ -127,17 +157,33 @@ describe('AnalysisEngine', () => {
     engine.configure({ ...config(['openai/gpt-4o']), variablePatterns: ['<<(\\w+)>>'] });
     const text = '---\nsample:\n  who: Ada Lovelace, Countess of Lovelace\n---\nuser:\nHi <<who>>\n';
     const counted = (await engine.count({ ...request(text, 1), fileName: '/w/doc.prompty' }))!;
-    const row = engine.compare('doc', { profile: resolveProfile({}), calibrations: {} }).rows.find((r) => r.target === 'openai/gpt-4o');
+    const row = engine
+      .compare('doc', { profile: resolveProfile({}), calibrations: {} })
+      .rows.find((r) => r.target === 'openai/gpt-4o');
     assert.equal(row?.inputTokens, counted.counts.o200k_base!.inputTokens);
-    assert.notEqual(row?.inputTokens, fresh('/w/doc.prompty', text, 'o200k_base').inputTokens, 'without the pattern <<who>> stays unfilled');
+    assert.notEqual(
+      row?.inputTokens,
+      fresh('/w/doc.prompty', text, 'o200k_base').inputTokens,
+      'without the pattern <<who>> stays unfilled',
+    );
     // The report parses the same way: the variable is a filled one, not an unfilled literal.
     const report = engine.report([{ path: 'doc.prompty', text }]);
-    assert.equal(report.files[0]!.tokens, engine.report([{ path: 'doc.prompty', text: text.replace('<<who>>', 'Ada Lovelace, Countess of Lovelace') }]).files[0]!.tokens);
+    assert.equal(
+      report.files[0]!.tokens,
+      engine.report([{ path: 'doc.prompty', text: text.replace('<<who>>', 'Ada Lovelace, Countess of Lovelace') }])
+        .files[0]!.tokens,
+    );
   });
 
   it('says what is wrong when used before configure or asked about an uncounted document', () => {
     assert.throws(() => new AnalysisEngine().report([]), /not been configured/);
-    assert.throws(() => engineWith(['openai/gpt-4o']).compare('nowhere', { profile: { name: 'chat' } as never, calibrations: {} }), /has not been counted/);
-    assert.throws(() => new AnalysisEngine().configure({ ...config(['openai/gpt-4o']), targets: [] }), /at least one target/);
+    assert.throws(
+      () => engineWith(['openai/gpt-4o']).compare('nowhere', { profile: { name: 'chat' } as never, calibrations: {} }),
+      /has not been counted/,
+    );
+    assert.throws(
+      () => new AnalysisEngine().configure({ ...config(['openai/gpt-4o']), targets: [] }),
+      /at least one target/,
+    );
   });
 });

@@ -15,12 +15,16 @@ describe('architecture', () => {
   it('src/core never imports vscode (it must run in plain Node and the CLI)', () => {
     const files = sourceFiles(CORE);
     assert.ok(files.length > 0, 'no core sources found');
-    const offenders = files.filter((file) => /(from\s+|require\(\s*|import\(\s*)['"]vscode['"]/.test(readFileSync(file, 'utf8')));
+    const offenders = files.filter((file) =>
+      /(from\s+|require\(\s*|import\(\s*)['"]vscode['"]/.test(readFileSync(file, 'utf8')),
+    );
     assert.deepEqual(offenders, []);
   });
 
   it('src/core imports nothing from the adapters', () => {
-    const offenders = sourceFiles(CORE).filter((file) => /from\s+['"][./]+\/(extension|cli)\//.test(readFileSync(file, 'utf8')));
+    const offenders = sourceFiles(CORE).filter((file) =>
+      /from\s+['"][./]+\/(extension|cli)\//.test(readFileSync(file, 'utf8')),
+    );
     assert.deepEqual(offenders, []);
   });
 });

@@ -13,7 +13,55 @@ import type { TokenizerId } from '../../../src/core/tokenize/types';
 // Adversarial pieces: whitespace runs, CRLF, digits, CJK, emoji (surrogates, ZWJ, skin tones),
 // apostrophes/contractions, `/` after newlines (o200k joins `[\r\n/]*`), combining marks, title-case and
 // astral letters, Arabic-Indic digits, punctuation next to letters.
-const PIECES = [' ', '  ', '\t', '\n', '\r\n', '\r', '\n\n', ' \n', '/', '//', "'s", "'", "'LL", '\u2019', 'a', 'Ab', 'ABC', 'word', 'é', '\u0301', 'e\u0301', 'ǅ', '1', '123', '4567', '٣', 'नमस्ते', 'हिन्दी', 'a\u0308', '𠮷野', '你好', '世界。', '，', '𝐀𝐛', '👋🏽', '👨‍👩‍👧', '{', '}', '"', ':', '.', ',', '-', '_', '<|endoftext|>', '\u00a0', '\u3000'];
+const PIECES = [
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\r\n',
+  '\r',
+  '\n\n',
+  ' \n',
+  '/',
+  '//',
+  "'s",
+  "'",
+  "'LL",
+  '\u2019',
+  'a',
+  'Ab',
+  'ABC',
+  'word',
+  'é',
+  '\u0301',
+  'e\u0301',
+  'ǅ',
+  '1',
+  '123',
+  '4567',
+  '٣',
+  'नमस्ते',
+  'हिन्दी',
+  'a\u0308',
+  '𠮷野',
+  '你好',
+  '世界。',
+  '，',
+  '𝐀𝐛',
+  '👋🏽',
+  '👨‍👩‍👧',
+  '{',
+  '}',
+  '"',
+  ':',
+  '.',
+  ',',
+  '-',
+  '_',
+  '<|endoftext|>',
+  '\u00a0',
+  '\u3000',
+];
 const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((parts) => parts.join(''));
 const SEED = 20260530;
 const IDS: TokenizerId[] = ['o200k_base', 'cl100k_base'];
@@ -40,14 +88,19 @@ describe('incremental tokenisation', () => {
     it(`${id}: incremental counts after random edits equal a fresh count (property)`, () => {
       const edit = fc.record({ at: fc.nat(), removed: fc.nat({ max: 8 }), inserted: text });
       fc.assert(
-        fc.property(text, fc.array(edit, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 8 }), (initial, edits, target) => {
-          const counter = new IncrementalCounter(tokenizer, initial, target);
-          for (const e of edits) {
-            const offset = e.at % (counter.currentText.length + 1);
-            const count = counter.apply({ offset, removed: e.removed, inserted: e.inserted });
-            assert.equal(count, tokenizer.count(counter.currentText), JSON.stringify(counter.currentText));
-          }
-        }),
+        fc.property(
+          text,
+          fc.array(edit, { minLength: 1, maxLength: 6 }),
+          fc.integer({ min: 1, max: 8 }),
+          (initial, edits, target) => {
+            const counter = new IncrementalCounter(tokenizer, initial, target);
+            for (const e of edits) {
+              const offset = e.at % (counter.currentText.length + 1);
+              const count = counter.apply({ offset, removed: e.removed, inserted: e.inserted });
+              assert.equal(count, tokenizer.count(counter.currentText), JSON.stringify(counter.currentText));
+            }
+          },
+        ),
         fuzzParams(SEED, 150),
       );
     });
@@ -108,7 +161,21 @@ describe('CountMemo', () => {
 describe('IncrementalCounter.updateTo', () => {
   it('moving to any new text (edit found by prefix/suffix diff) counts as a fresh count does', () => {
     const tokenizer = getTokenizer('o200k_base');
-    const piece = fc.constantFrom(' ', '  ', '\n', '\r\n', 'word', "'s", '123', '4567', '你好', '🙂', '.', 'x'.repeat(50), '\t');
+    const piece = fc.constantFrom(
+      ' ',
+      '  ',
+      '\n',
+      '\r\n',
+      'word',
+      "'s",
+      '123',
+      '4567',
+      '你好',
+      '🙂',
+      '.',
+      'x'.repeat(50),
+      '\t',
+    );
     const text = fc.array(piece, { maxLength: 400 }).map((parts) => parts.join(''));
     fc.assert(
       fc.property(text, text, (before, after) => {

@@ -41,8 +41,14 @@ describe('limits on hostile text', () => {
   it(`YAML and JSON nested deeper than ${MAX_NESTING} levels are refused before parsing; shallower still parse`, () => {
     const deep = `messages: ${'['.repeat(MAX_NESTING + 1)}${']'.repeat(MAX_NESTING + 1)}`;
     assert.match(parsePrompt('a.prompt.yml', deep).errors[0]?.message ?? '', /nested deeper than 512 levels/);
-    assert.match(parsePrompt('a.json', '['.repeat(100_000)).errors[0]?.message ?? '', /JSON: nested deeper than 512 levels/);
-    const shallow = parsePrompt('a.prompt.yml', `x: ${'['.repeat(MAX_NESTING)}${']'.repeat(MAX_NESTING)}\nmessages:\n  - role: user\n    content: hi\n`);
+    assert.match(
+      parsePrompt('a.json', '['.repeat(100_000)).errors[0]?.message ?? '',
+      /JSON: nested deeper than 512 levels/,
+    );
+    const shallow = parsePrompt(
+      'a.prompt.yml',
+      `x: ${'['.repeat(MAX_NESTING)}${']'.repeat(MAX_NESTING)}\nmessages:\n  - role: user\n    content: hi\n`,
+    );
     assert.deepEqual(shallow.errors, []);
     assert.equal(shallow.messages[0]?.text, 'hi');
   });

@@ -15,13 +15,19 @@ const o200k = getTokenizer('o200k_base');
 describe('parsePrompt', () => {
   it('plain: role-marker lines split messages; ranges point at each message text', () => {
     const { text, parsed } = parse('roles.prompt');
-    assert.deepEqual(parsed.messages.map((m) => m.role), ['system', 'user']);
+    assert.deepEqual(
+      parsed.messages.map((m) => m.role),
+      ['system', 'user'],
+    );
     for (const m of parsed.messages) assert.equal(text.slice(m.range.start, m.range.end), m.text);
-    assert.deepEqual(parsed.variables.map((v) => [v.name, text.slice(v.range.start, v.range.end)]), [
-      ['product', '{{ product }}'],
-      ['if long', '{% if long %}'],
-      ['endif', '{% endif %}'],
-    ]);
+    assert.deepEqual(
+      parsed.variables.map((v) => [v.name, text.slice(v.range.start, v.range.end)]),
+      [
+        ['product', '{{ product }}'],
+        ['if long', '{% if long %}'],
+        ['endif', '{% endif %}'],
+      ],
+    );
   });
 
   it("plain without markers: one user message whose count is the exact text's (CRLF, special tokens, CJK, emoji, empty)", () => {
@@ -35,19 +41,30 @@ describe('parsePrompt', () => {
   it('prompty: front matter model, sample and input defaults fill variables; the rest are listed', () => {
     const { text, parsed } = parse('support.prompty');
     assert.equal(parsed.settings.model, 'gpt-4o');
-    assert.deepEqual(parsed.messages.map((m) => [m.role, m.rendered]), [
-      ['system', 'You are a friendly support agent.'],
-      ['user', 'Ada asks: Why is my invoice late?\nOrder: {{order_id}}'],
-    ]);
+    assert.deepEqual(
+      parsed.messages.map((m) => [m.role, m.rendered]),
+      [
+        ['system', 'You are a friendly support agent.'],
+        ['user', 'Ada asks: Why is my invoice late?\nOrder: {{order_id}}'],
+      ],
+    );
     const unfilled = parsed.variables.filter((v) => !v.filled);
-    assert.deepEqual(unfilled.map((v) => text.slice(v.range.start, v.range.end)), ['{{order_id}}']);
+    assert.deepEqual(
+      unfilled.map((v) => text.slice(v.range.start, v.range.end)),
+      ['{{order_id}}'],
+    );
     const count = countPrompt(parsed, o200k);
-    assert.equal(count.contentTokens, o200k.count('You are a friendly support agent.') + o200k.count('Ada asks: Why is my invoice late?\nOrder: {{order_id}}'));
+    assert.equal(
+      count.contentTokens,
+      o200k.count('You are a friendly support agent.') +
+        o200k.count('Ada asks: Why is my invoice late?\nOrder: {{order_id}}'),
+    );
     assert.equal(count.inputTokens, count.contentTokens + 2 * 3 + 3);
   });
 
   it('prompty 2: model.id and a list of inputs with example/default values', () => {
-    const text = '---\nmodel:\n  id: llama-3.1-8b\ninputs:\n  - name: city\n    example: Lisbon\n  - name: days\n    default: 3\n  - name: budget\n---\nuser:\n{{city}} for {{days}} days on {{budget}}\n';
+    const text =
+      '---\nmodel:\n  id: llama-3.1-8b\ninputs:\n  - name: city\n    example: Lisbon\n  - name: days\n    default: 3\n  - name: budget\n---\nuser:\n{{city}} for {{days}} days on {{budget}}\n';
     const parsed = parsePrompt('a.prompty', text);
     assert.equal(parsed.settings.model, 'llama-3.1-8b');
     assert.equal(parsed.messages[0]?.rendered, 'Lisbon for 3 days on {{budget}}');
@@ -64,9 +81,15 @@ describe('parsePrompt', () => {
   it('.prompt.yml: messages, model, first testData case; content ranges in the file', () => {
     const { text, parsed } = parse('summarize.prompt.yml');
     assert.equal(parsed.settings.model, 'openai/gpt-4.1');
-    assert.deepEqual(parsed.messages.map((m) => m.rendered), ['You summarise text in French.', 'Summarise: The quick brown fox jumps over the lazy dog.']);
+    assert.deepEqual(
+      parsed.messages.map((m) => m.rendered),
+      ['You summarise text in French.', 'Summarise: The quick brown fox jumps over the lazy dog.'],
+    );
     assert.ok(parsed.variables.every((v) => v.filled));
-    assert.equal(text.slice(parsed.messages[0]?.range.start, parsed.messages[0]?.range.end), 'You summarise text in {{language}}.');
+    assert.equal(
+      text.slice(parsed.messages[0]?.range.start, parsed.messages[0]?.range.end),
+      'You summarise text in {{language}}.',
+    );
   });
 
   it('.prompt.yml with a wrong shape: errors name the field and point at its node', () => {
@@ -98,22 +121,50 @@ describe('parsePrompt', () => {
   it('.prompt.md: front matter model and ${...} variables', () => {
     const { parsed } = parse('review.prompt.md');
     assert.equal(parsed.settings.model, 'claude-sonnet-4');
-    assert.deepEqual(parsed.variables.map((v) => v.name), ['selection', 'input:focus']);
+    assert.deepEqual(
+      parsed.variables.map((v) => v.name),
+      ['selection', 'input:focus'],
+    );
     assert.equal(parsed.messages.length, 1);
   });
 
   it('chat JSON: content parts (text counted, image warned), model, bare arrays', () => {
     const { parsed } = parse('chat.json');
     assert.equal(parsed.settings.model, 'llama-3.1-70b');
-    assert.deepEqual(parsed.messages.map((m) => [m.role, m.text]), [['system', 'You are helpful.'], ['user', 'What is in this image?'], ['assistant', 'A cat.']]);
-    assert.deepEqual(parsed.errors.map((e) => e.severity), ['warning']);
+    assert.deepEqual(
+      parsed.messages.map((m) => [m.role, m.text]),
+      [
+        ['system', 'You are helpful.'],
+        ['user', 'What is in this image?'],
+        ['assistant', 'A cat.'],
+      ],
+    );
+    assert.deepEqual(
+      parsed.errors.map((e) => e.severity),
+      ['warning'],
+    );
     const bare = parse('chat-array.json');
-    assert.deepEqual(bare.parsed.variables.map((v) => [v.name, bare.text.slice(v.range.start, v.range.end)]), [['name', '{{ name }}']]);
+    assert.deepEqual(
+      bare.parsed.variables.map((v) => [v.name, bare.text.slice(v.range.start, v.range.end)]),
+      [['name', '{{ name }}']],
+    );
   });
 
   it('chat JSON: tool calls are flagged as not counted', () => {
-    const parsed = parsePrompt('t.json', JSON.stringify([{ role: 'assistant', content: null, tool_calls: [{ id: '1', type: 'function', function: { name: 'f', arguments: '{}' } }] }]));
-    assert.deepEqual(parsed.errors.map((e) => [e.severity, e.message]), [['warning', 'messages[0]: tool calls are not counted']]);
+    const parsed = parsePrompt(
+      't.json',
+      JSON.stringify([
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: '1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+        },
+      ]),
+    );
+    assert.deepEqual(
+      parsed.errors.map((e) => [e.severity, e.message]),
+      [['warning', 'messages[0]: tool calls are not counted']],
+    );
     assert.equal(parsed.messages[0]?.text, '');
   });
 
@@ -126,13 +177,25 @@ describe('parsePrompt', () => {
 
   it('extra variable patterns from settings; an invalid one is a warning, not a crash', () => {
     const parsed = parsePrompt('x.prompt', 'Hi <<name>> and [[other]]', { variablePatterns: ['<<(\\w+)>>', '[['] });
-    assert.deepEqual(parsed.variables.map((v) => v.name), ['name']);
+    assert.deepEqual(
+      parsed.variables.map((v) => v.name),
+      ['name'],
+    );
     assert.equal(parsed.errors[0]?.severity, 'warning');
   });
 
   it('stays fast on hostile input: unclosed placeholders before long runs', () => {
     const n = 200_000;
-    for (const text of ['{{' + ' '.repeat(n), '{%' + ' '.repeat(n), '{% '.repeat(n / 3), '{{{ -'.repeat(n / 5), '---\n' + '-'.repeat(n), ' '.repeat(n) + 'user', 'user:\n' + '\n'.repeat(n) + 'x', '#'.repeat(n)]) {
+    for (const text of [
+      '{{' + ' '.repeat(n),
+      '{%' + ' '.repeat(n),
+      '{% '.repeat(n / 3),
+      '{{{ -'.repeat(n / 5),
+      '---\n' + '-'.repeat(n),
+      ' '.repeat(n) + 'user',
+      'user:\n' + '\n'.repeat(n) + 'x',
+      '#'.repeat(n),
+    ]) {
       for (const name of ['a.prompty', 'a.prompt.md']) {
         const started = performance.now();
         parsePrompt(name, text);
@@ -144,18 +207,36 @@ describe('parsePrompt', () => {
   it('role markers as Prompty writes them: headings, attributes, any case; a preamble is a system message', () => {
     const text = 'Be brief.\n# User:\n  Hi {{ name }}\n\nassistant[name="Bot"]:\r\nHello\r\n\r\n';
     const parsed = parsePrompt('a.prompty', text);
-    assert.deepEqual(parsed.messages.map((m) => [m.role, m.text]), [['system', 'Be brief.'], ['user', '  Hi {{ name }}'], ['assistant', 'Hello']]);
+    assert.deepEqual(
+      parsed.messages.map((m) => [m.role, m.text]),
+      [
+        ['system', 'Be brief.'],
+        ['user', '  Hi {{ name }}'],
+        ['assistant', 'Hello'],
+      ],
+    );
     for (const m of parsed.messages) assert.equal(text.slice(m.range.start, m.range.end), m.text);
   });
 
   it('recognises whitespace-control and triple-brace forms', () => {
     const parsed = parsePrompt('a.prompt', '{{- name -}} {{{ raw }}} {%- if x -%}');
-    assert.deepEqual(parsed.variables.map((v) => v.name), ['name', 'raw', 'if x']);
+    assert.deepEqual(
+      parsed.variables.map((v) => v.name),
+      ['name', 'raw', 'if x'],
+    );
   });
 
   it('never throws on hostile input', () => {
     for (const name of ['a.prompty', 'a.prompt.yml', 'a.json', 'a.prompt.md', 'a.prompt']) {
-      for (const text of ['---\n', '---\n---', '{', '[1,2', 'messages: !!js/function x', '\uFEFF---\nmodel: 3\n---\n', 'user:\n']) {
+      for (const text of [
+        '---\n',
+        '---\n---',
+        '{',
+        '[1,2',
+        'messages: !!js/function x',
+        '\uFEFF---\nmodel: 3\n---\n',
+        'user:\n',
+      ]) {
         assert.doesNotThrow(() => countPrompt(parsePrompt(name, text), o200k), `${name}: ${JSON.stringify(text)}`);
       }
     }

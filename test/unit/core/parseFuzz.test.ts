@@ -9,11 +9,66 @@ import { fuzzParams } from '../helpers/fuzz';
 // The syntax each format reacts to, plus text that breaks naive code: lone surrogates, NUL, BOM,
 // CR-only line ends, RTL and zero-width characters, special-token strings, YAML anchors and tags.
 const PIECES = [
-  '---', '\n', '\r\n', '\r', ' ', '  ', '\t', '\uFEFF', '\u0000', '\uD800', '\uDC00', '😀', '\u202E', '\u200B', 'مرحبا',
-  'system:', 'user:', 'assistant:', '# user', '## System', 'model: gpt-4o', 'model:', 'sample:', '  name: x', 'messages:', '- role: user',
-  '- role: bogus', '  content: hi', 'content:', '|', '>-', 'testData:', '  - name: v', '&a [1]', '*a', '!!js/function', '? ',
-  '{', '}', '[', ']', '"', "'", ',', ':', '{"messages":[', '{"role":"user","content":"hi"}', '{"type":"image_url"}', 'null',
-  '{{', '}}', '{{name}}', '{{{raw}}}', '{%', '%}', '{% if x %}', '<|endoftext|>', '<|im_start|>', 'word', '123',
+  '---',
+  '\n',
+  '\r\n',
+  '\r',
+  ' ',
+  '  ',
+  '\t',
+  '\uFEFF',
+  '\u0000',
+  '\uD800',
+  '\uDC00',
+  '😀',
+  '\u202E',
+  '\u200B',
+  'مرحبا',
+  'system:',
+  'user:',
+  'assistant:',
+  '# user',
+  '## System',
+  'model: gpt-4o',
+  'model:',
+  'sample:',
+  '  name: x',
+  'messages:',
+  '- role: user',
+  '- role: bogus',
+  '  content: hi',
+  'content:',
+  '|',
+  '>-',
+  'testData:',
+  '  - name: v',
+  '&a [1]',
+  '*a',
+  '!!js/function',
+  '? ',
+  '{',
+  '}',
+  '[',
+  ']',
+  '"',
+  "'",
+  ',',
+  ':',
+  '{"messages":[',
+  '{"role":"user","content":"hi"}',
+  '{"type":"image_url"}',
+  'null',
+  '{{',
+  '}}',
+  '{{name}}',
+  '{{{raw}}}',
+  '{%',
+  '%}',
+  '{% if x %}',
+  '<|endoftext|>',
+  '<|im_start|>',
+  'word',
+  '123',
 ];
 const hostileText = fc.oneof(
   fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((parts) => parts.join('')),
@@ -24,7 +79,10 @@ const o200k = getTokenizer('o200k_base');
 
 function assertWithin(range: SourceRange, text: string, what: string): void {
   assert.ok(Number.isInteger(range.start) && Number.isInteger(range.end), `${what}: ${JSON.stringify(range)}`);
-  assert.ok(range.start >= 0 && range.start <= range.end && range.end <= text.length, `${what}: ${JSON.stringify(range)} outside 0..${text.length}`);
+  assert.ok(
+    range.start >= 0 && range.start <= range.end && range.end <= text.length,
+    `${what}: ${JSON.stringify(range)} outside 0..${text.length}`,
+  );
 }
 
 function assertWellFormed(parsed: ParsedPrompt, text: string): void {
@@ -59,8 +117,13 @@ describe('prompt parsers (fuzz, fixed seed)', () => {
         const text = JSON.stringify(bare ? messages : { messages }, null, bare ? 0 : 2);
         const parsed = parsePrompt('a.json', text);
         assert.deepEqual(parsed.errors, []);
-        assert.deepEqual(parsed.messages.map((m) => ({ role: m.role, content: m.text })), messages.map((m) => ({ ...m })));
-        parsed.messages.forEach((m, i) => assert.ok(text.slice(m.range.start, m.range.end).includes(JSON.stringify(messages[i]?.content))));
+        assert.deepEqual(
+          parsed.messages.map((m) => ({ role: m.role, content: m.text })),
+          messages.map((m) => ({ ...m })),
+        );
+        parsed.messages.forEach((m, i) =>
+          assert.ok(text.slice(m.range.start, m.range.end).includes(JSON.stringify(messages[i]?.content))),
+        );
       }),
       fuzzParams(7, 150),
     );
@@ -73,8 +136,14 @@ describe('prompt parsers (fuzz, fixed seed)', () => {
       fc.property(fc.array(fc.record({ role, content }), { minLength: 1, maxLength: 6 }), (messages) => {
         const text = `messages:\n${messages.map((m) => `  - role: ${m.role}\n    content: ${JSON.stringify(m.content)}`).join('\n')}\n`;
         const parsed = parsePrompt('a.prompt.yml', text);
-        assert.deepEqual(parsed.errors.filter((e) => e.severity !== 'warning'), []);
-        assert.deepEqual(parsed.messages.map((m) => ({ role: m.role, content: m.text })), messages.map((m) => ({ ...m })));
+        assert.deepEqual(
+          parsed.errors.filter((e) => e.severity !== 'warning'),
+          [],
+        );
+        assert.deepEqual(
+          parsed.messages.map((m) => ({ role: m.role, content: m.text })),
+          messages.map((m) => ({ ...m })),
+        );
       }),
       fuzzParams(8, 100),
     );

@@ -10,22 +10,37 @@ describe('PromptCounter', () => {
   it('caches per version and follows edits of a plain prompt incrementally', async () => {
     const counter = new PromptCounter();
     const v1 = 'Hello world.\nSecond line here.\n'.repeat(500);
-    assert.deepEqual(await counter.count({ key: 'doc', fileName: 'a.prompt', text: v1, version: 1 }), fresh('a.prompt', v1));
-    assert.equal(counter.cached('doc', 1), await counter.count({ key: 'doc', fileName: 'a.prompt', text: 'ignored: same version', version: 1 }));
+    assert.deepEqual(
+      await counter.count({ key: 'doc', fileName: 'a.prompt', text: v1, version: 1 }),
+      fresh('a.prompt', v1),
+    );
+    assert.equal(
+      counter.cached('doc', 1),
+      await counter.count({ key: 'doc', fileName: 'a.prompt', text: 'ignored: same version', version: 1 }),
+    );
     // Two changes in one event, last first, as VS Code sends them.
     const v2 = `${v1.slice(0, 100)}X${v1.slice(100, 5000)}${v1.slice(5003)}`;
     const edits = [
       { offset: 5000, removed: 3, inserted: '' },
       { offset: 100, removed: 0, inserted: 'X' },
     ];
-    assert.deepEqual(await counter.count({ key: 'doc', fileName: 'a.prompt', text: v2, version: 2, edits }), fresh('a.prompt', v2));
+    assert.deepEqual(
+      await counter.count({ key: 'doc', fileName: 'a.prompt', text: v2, version: 2, edits }),
+      fresh('a.prompt', v2),
+    );
     assert.equal(counter.cached('doc', 1), undefined);
   });
 
   it('recounts from scratch when the edits do not produce the new text', async () => {
     const counter = new PromptCounter();
     await counter.count({ key: 'doc', fileName: 'a.prompt', text: 'one two three', version: 1 });
-    const count = await counter.count({ key: 'doc', fileName: 'a.prompt', text: 'completely different text', version: 2, edits: [{ offset: 0, removed: 0, inserted: 'x' }] });
+    const count = await counter.count({
+      key: 'doc',
+      fileName: 'a.prompt',
+      text: 'completely different text',
+      version: 2,
+      edits: [{ offset: 0, removed: 0, inserted: 'x' }],
+    });
     assert.deepEqual(count, fresh('a.prompt', 'completely different text'));
   });
 
@@ -37,26 +52,62 @@ describe('PromptCounter', () => {
       { role: 'system', tokens: getTokenizer('cl100k_base').count('Be brief.') },
       { role: 'user', tokens: getTokenizer('cl100k_base').count('Hi Ada') },
     ]);
-    assert.equal((await new PromptCounter({ tokenizer: 'claude' }).count({ key: 'p', fileName: 'a.prompty', text: prompty, version: 1 })).exact, false);
+    assert.equal(
+      (
+        await new PromptCounter({ tokenizer: 'claude' }).count({
+          key: 'p',
+          fileName: 'a.prompty',
+          text: prompty,
+          version: 1,
+        })
+      ).exact,
+      false,
+    );
   });
 
   it('parses with the variable patterns, or counts the parse it is given', async () => {
     const counter = new PromptCounter({ variablePatterns: ['<<(\\w+)>>'] });
-    assert.deepEqual((await counter.count({ key: 'd', fileName: 'a.prompt', text: 'Hi <<who>>', version: 1 })).variables, ['who']);
+    assert.deepEqual(
+      (await counter.count({ key: 'd', fileName: 'a.prompt', text: 'Hi <<who>>', version: 1 })).variables,
+      ['who'],
+    );
     const given = parsePrompt('b.prompt', 'Hi [[who]]', { variablePatterns: ['\\[\\[(\\w+)\\]\\]'] });
-    assert.deepEqual((await new PromptCounter().count({ key: 'e', fileName: 'b.prompt', text: 'Hi [[who]]', version: 1, parsed: given })).variables, ['who']);
+    assert.deepEqual(
+      (
+        await new PromptCounter().count({
+          key: 'e',
+          fileName: 'b.prompt',
+          text: 'Hi [[who]]',
+          version: 1,
+          parsed: given,
+        })
+      ).variables,
+      ['who'],
+    );
   });
 
   it('a new large text is counted the same in slices, for plain and structured prompts, and edits reuse it', async () => {
     const big = 'The quick brown fox jumps over the lazy dog. 1234567 '.repeat(8000);
     const structured = `system:\nBe brief.\nuser:\n${big}`;
-    for (const [name, text] of [['a.prompt', big], ['b.prompt', structured]] as const) {
-      assert.deepEqual(await new PromptCounter({ tokenizer: 'o200k_base' }).count({ key: name, fileName: name, text, version: 1 }, 1), fresh(name, text));
+    for (const [name, text] of [
+      ['a.prompt', big],
+      ['b.prompt', structured],
+    ] as const) {
+      assert.deepEqual(
+        await new PromptCounter({ tokenizer: 'o200k_base' }).count({ key: name, fileName: name, text, version: 1 }, 1),
+        fresh(name, text),
+      );
     }
     const counter = new PromptCounter({ tokenizer: 'o200k_base' });
     await counter.count({ key: 'k', fileName: 'a.prompt', text: big, version: 1 });
     const edited = `${big.slice(0, 100)}X${big.slice(100)}`;
-    const after = await counter.count({ key: 'k', fileName: 'a.prompt', text: edited, version: 2, edits: [{ offset: 100, removed: 0, inserted: 'X' }] });
+    const after = await counter.count({
+      key: 'k',
+      fileName: 'a.prompt',
+      text: edited,
+      version: 2,
+      edits: [{ offset: 100, removed: 0, inserted: 'X' }],
+    });
     assert.equal(after.contentTokens, fresh('a.prompt', edited).contentTokens);
   });
 

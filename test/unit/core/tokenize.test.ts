@@ -9,7 +9,8 @@ import { withChatOverhead } from '../../../src/core/tokenize/chatOverhead';
 import { tokenizerForModel } from '../../../src/core/tokenize/models';
 import { getTokenizer, isTokenizerId, listTokenizers } from '../../../src/core/tokenize/registry';
 
-const EDGE = 'before <|endoftext|> and <|im_start|>system<|im_end|> <|begin_of_text|>\r\n\r\n 你好，世界 👋🏽🎉 it\'s 12345 \t\n//x';
+const EDGE =
+  "before <|endoftext|> and <|im_start|>system<|im_end|> <|begin_of_text|>\r\n\r\n 你好，世界 👋🏽🎉 it's 12345 \t\n//x";
 
 describe('tokenizers', () => {
   const o200k = getTokenizer('o200k_base');
@@ -32,12 +33,16 @@ describe('tokenizers', () => {
 
   it('llama3 matches llama3-tokenizer-js (the real ranks, its own encoder) and known ids', () => {
     const llama3 = getTokenizer('llama3');
-    const reference = require('llama3-tokenizer-js/bundle/commonjs-llama3-tokenizer-with-baked-data.cjs').llama3Tokenizer as { encode(t: string, o: object): number[] };
+    const reference = require('llama3-tokenizer-js/bundle/commonjs-llama3-tokenizer-with-baked-data.cjs')
+      .llama3Tokenizer as { encode(t: string, o: object): number[] };
     const text = mixedCorpus(20_000, 5) + '\uFEFF\nbom';
     assert.deepEqual(llama3.encode(text), reference.encode(text, { bos: false, eos: false }));
     // Llama 3 shares cl100k_base's first 100,256 ids: "hello world" is [15339, 1917] in both.
     assert.deepEqual(llama3.encode('hello world'), [15339, 1917]);
-    assert.ok(llama3.encode('<|begin_of_text|>').every((id) => id < 128_000), 'special token matched');
+    assert.ok(
+      llama3.encode('<|begin_of_text|>').every((id) => id < 128_000),
+      'special token matched',
+    );
   });
 
   it('counts special-token strings as plain text instead of throwing', () => {
@@ -61,16 +66,43 @@ describe('tokenizers', () => {
     assert.equal(qwen.countBase(text), o200k.count(text));
     assert.equal(qwen.count(text), Math.round(o200k.count(text) * 1.075));
     assert.deepEqual(qwen.encode(text), o200k.encode(text), 'positions come from the base encoding');
-    assert.ok(listTokenizers().filter((t) => !t.exact).every((t) => (t.error ?? '').length > 0), 'every approximation documents its error');
+    assert.ok(
+      listTokenizers()
+        .filter((t) => !t.exact)
+        .every((t) => (t.error ?? '').length > 0),
+      'every approximation documents its error',
+    );
   });
 
   it('maps model ids to tokenizers by family', () => {
     const expected: Record<string, string> = {
-      'gpt-4o': 'o200k_base', 'gpt-4o-mini': 'o200k_base', 'gpt-4.1': 'o200k_base', 'gpt-5': 'o200k_base', 'o3-mini': 'o200k_base',
-      'gpt-oss-20b': 'o200k_base', 'gpt-oss-120b': 'o200k_base', 'gpt-4': 'cl100k_base', 'gpt-4-turbo': 'cl100k_base', 'gpt-3.5-turbo': 'cl100k_base',
-      'llama-3.1-8b': 'llama3', 'llama-3.1-70b': 'llama3', 'llama-3.1-405b': 'llama3', 'llama-3.3-70b': 'llama3', 'meta-llama/Llama-3.1-8B-Instruct': 'llama3',
-      'mistral-7b': 'mistral', 'mixtral-8x7b': 'mistral', 'qwen2.5-7b': 'qwen2', 'qwen2.5-72b': 'qwen2', 'qwen3-32b': 'qwen2', 'qwen3-235b-a22b': 'qwen2',
-      'deepseek-v3': 'deepseek-v3', 'gemma-3-27b': 'gemma3', 'claude-sonnet-4': 'claude', 'gemini-2.5-flash': 'gemini', 'openai/gpt-4.1': 'o200k_base', 'mystery-1': 'approximate',
+      'gpt-4o': 'o200k_base',
+      'gpt-4o-mini': 'o200k_base',
+      'gpt-4.1': 'o200k_base',
+      'gpt-5': 'o200k_base',
+      'o3-mini': 'o200k_base',
+      'gpt-oss-20b': 'o200k_base',
+      'gpt-oss-120b': 'o200k_base',
+      'gpt-4': 'cl100k_base',
+      'gpt-4-turbo': 'cl100k_base',
+      'gpt-3.5-turbo': 'cl100k_base',
+      'llama-3.1-8b': 'llama3',
+      'llama-3.1-70b': 'llama3',
+      'llama-3.1-405b': 'llama3',
+      'llama-3.3-70b': 'llama3',
+      'meta-llama/Llama-3.1-8B-Instruct': 'llama3',
+      'mistral-7b': 'mistral',
+      'mixtral-8x7b': 'mistral',
+      'qwen2.5-7b': 'qwen2',
+      'qwen2.5-72b': 'qwen2',
+      'qwen3-32b': 'qwen2',
+      'qwen3-235b-a22b': 'qwen2',
+      'deepseek-v3': 'deepseek-v3',
+      'gemma-3-27b': 'gemma3',
+      'claude-sonnet-4': 'claude',
+      'gemini-2.5-flash': 'gemini',
+      'openai/gpt-4.1': 'o200k_base',
+      'mystery-1': 'approximate',
     };
     assert.deepEqual(Object.fromEntries(Object.keys(expected).map((m) => [m, tokenizerForModel(m)])), expected);
   });
@@ -82,13 +114,29 @@ describe('tokenizers', () => {
   });
 
   it('knows every tokenizer id the estimation tables name', () => {
-    const ids = ['models.json', 'providers.json'].flatMap((file) => [...readFileSync(join(__dirname, '../../../data', file), 'utf8').matchAll(/"tokenizer":\s*"([^"]+)"/g)].map((m) => m[1] as string));
+    const ids = ['models.json', 'providers.json'].flatMap((file) =>
+      [...readFileSync(join(__dirname, '../../../data', file), 'utf8').matchAll(/"tokenizer":\s*"([^"]+)"/g)].map(
+        (m) => m[1] as string,
+      ),
+    );
     assert.ok(ids.length > 10);
-    assert.deepEqual(ids.filter((id) => !isTokenizerId(id)), []);
+    assert.deepEqual(
+      ids.filter((id) => !isTokenizerId(id)),
+      [],
+    );
   });
 
   it('lists its tokenizers and rejects unknown ids', () => {
-    assert.deepEqual(listTokenizers().slice(0, 3).map((t) => [t.id, t.exact]), [['o200k_base', true], ['cl100k_base', true], ['llama3', true]]);
+    assert.deepEqual(
+      listTokenizers()
+        .slice(0, 3)
+        .map((t) => [t.id, t.exact]),
+      [
+        ['o200k_base', true],
+        ['cl100k_base', true],
+        ['llama3', true],
+      ],
+    );
     assert.equal(isTokenizerId('nope'), false);
     assert.equal(o200k.count('hi there'), 2);
   });

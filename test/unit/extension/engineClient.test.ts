@@ -27,13 +27,31 @@ describe('EngineClient (the analysis worker)', function () {
     const engine = client(realWorker);
     assert.equal(engine.running, false);
     const { tables } = loadTables();
-    await engine.call('configure', { tables, targets: [resolveTarget(parseTargetId('openai/gpt-4o'), tables)], findings: parseFindingSettings({}).settings, variablePatterns: [] });
+    await engine.call('configure', {
+      tables,
+      targets: [resolveTarget(parseTargetId('openai/gpt-4o'), tables)],
+      findings: parseFindingSettings({}).settings,
+      variablePatterns: [],
+    });
     assert.equal(engine.running, true);
     const text = 'system:\nBe brief.\nuser:\nWhat changed in the release notes?\n';
-    const counted = await engine.call('count', { key: 'k', file: 'a.prompt', fileName: '/w/a.prompt', text, version: 1, edits: [] });
-    assert.equal(counted?.counts.o200k_base?.messages[1]?.tokens, getTokenizer('o200k_base').count('What changed in the release notes?'));
+    const counted = await engine.call('count', {
+      key: 'k',
+      file: 'a.prompt',
+      fileName: '/w/a.prompt',
+      text,
+      version: 1,
+      edits: [],
+    });
+    assert.equal(
+      counted?.counts.o200k_base?.messages[1]?.tokens,
+      getTokenizer('o200k_base').count('What changed in the release notes?'),
+    );
     assert.equal(counted?.parsed.messages.length, 2);
-    assert.equal(await engine.call('countText', 'o200k_base', 'hello world'), getTokenizer('o200k_base').count('hello world'));
+    assert.equal(
+      await engine.call('countText', 'o200k_base', 'hello world'),
+      getTokenizer('o200k_base').count('hello world'),
+    );
   });
 
   it("rejects a call with the engine's own message, and keeps working", async () => {
@@ -47,7 +65,12 @@ describe('EngineClient (the analysis worker)', function () {
     const exits: string[] = [];
     // First a worker that dies on its first message, then the real one.
     const engine = client(
-      () => (++spawned === 1 ? new Worker("require('node:worker_threads').parentPort.on('message', () => process.exit(3));", { eval: true }) : realWorker()),
+      () =>
+        ++spawned === 1
+          ? new Worker("require('node:worker_threads').parentPort.on('message', () => process.exit(3));", {
+              eval: true,
+            })
+          : realWorker(),
       { onExit: (reason) => exits.push(reason) },
     );
     await assert.rejects(engine.call('countText', 'o200k_base', 'x'), /exited with code 3/);
@@ -62,11 +85,18 @@ describe('EngineClient (the analysis worker)', function () {
     const exits: Array<[string, boolean]> = [];
     const dying = () => {
       spawned++;
-      return new Worker("require('node:worker_threads').parentPort.on('message', () => { throw new Error('out of sorts'); });", { eval: true });
+      return new Worker(
+        "require('node:worker_threads').parentPort.on('message', () => { throw new Error('out of sorts'); });",
+        { eval: true },
+      );
     };
     const engine = client(dying, { onExit: (reason, restarting) => exits.push([reason, restarting]) });
-    for (let i = 0; i < 3; i++) await assert.rejects(engine.call('countText', 'o200k_base', 'x'), /the analysis worker failed: out of sorts/);
-    assert.deepEqual(exits.map(([, restarting]) => restarting), [true, true, false]);
+    for (let i = 0; i < 3; i++)
+      await assert.rejects(engine.call('countText', 'o200k_base', 'x'), /the analysis worker failed: out of sorts/);
+    assert.deepEqual(
+      exits.map(([, restarting]) => restarting),
+      [true, true, false],
+    );
     assert.match(exits[2]![0], /3 times within 10 minutes; not restarted/);
     await assert.rejects(engine.call('countText', 'o200k_base', 'x'), /not restarted: reload the window/);
     assert.equal(spawned, 3, 'no fourth worker');
@@ -74,10 +104,17 @@ describe('EngineClient (the analysis worker)', function () {
 
   it('stops a worker that does not answer in time, and the next call gets a fresh one', async () => {
     let spawned = 0;
-    const silent = () => new Worker("require('node:worker_threads').parentPort.on('message', () => { for (;;); });", { eval: true });
+    const silent = () =>
+      new Worker("require('node:worker_threads').parentPort.on('message', () => { for (;;); });", { eval: true });
     const exits: string[] = [];
-    const engine = client(() => (++spawned === 1 ? silent() : realWorker()), { timeoutMs: () => (spawned === 1 ? 300 : 60_000), onExit: (reason) => exits.push(reason) });
-    await assert.rejects(engine.call('countText', 'o200k_base', 'x'), /did not answer countText within 0.3 s and was stopped/);
+    const engine = client(() => (++spawned === 1 ? silent() : realWorker()), {
+      timeoutMs: () => (spawned === 1 ? 300 : 60_000),
+      onExit: (reason) => exits.push(reason),
+    });
+    await assert.rejects(
+      engine.call('countText', 'o200k_base', 'x'),
+      /did not answer countText within 0.3 s and was stopped/,
+    );
     assert.equal(exits.length, 1);
     assert.equal(await engine.call('countText', 'o200k_base', 'x'), getTokenizer('o200k_base').count('x'));
   });

@@ -7,7 +7,15 @@ import { BenchHistory, promptHash } from '../../../src/extension/bench/history';
 import { HostConsent } from '../../../src/extension/bench/hostConsent';
 
 function result(startedAt: string, partial = false): BenchResult {
-  return { schemaVersion: 1, startedAt, partial, modes: [], endpoint: { name: 'e', kind: 'openai-chat', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' }, options: { requests: 1, warmup: 0, cache: 'cold', maxTokens: 1, timeoutMs: 1 }, slo: { ttftMs: 500, tpotMs: 30 } };
+  return {
+    schemaVersion: 1,
+    startedAt,
+    partial,
+    modes: [],
+    endpoint: { name: 'e', kind: 'openai-chat', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' },
+    options: { requests: 1, warmup: 0, cache: 'cold', maxTokens: 1, timeoutMs: 1 },
+    slo: { ttftMs: 500, tpotMs: 30 },
+  };
 }
 
 describe('benchmark history', () => {
@@ -16,13 +24,25 @@ describe('benchmark history', () => {
     const history = new BenchHistory(root);
     const hash = promptHash('prompt text');
     const stamps = ['2026-11-30T10:00:00.000Z', '2026-11-30T10:00:00.000Z', '2026-11-30T11:00:00.000Z'];
-    await Promise.all(stamps.map((s, i) => history.save({ schemaVersion: 1, promptHash: hash, prompt: 'a.prompt', result: result(s, i === 1) })));
+    await Promise.all(
+      stamps.map((s, i) =>
+        history.save({ schemaVersion: 1, promptHash: hash, prompt: 'a.prompt', result: result(s, i === 1) }),
+      ),
+    );
     const { entries, problems } = await history.list(hash);
     assert.deepEqual(problems, []);
     assert.equal(entries.length, 3, 'two runs with the same start time are both kept');
     assert.equal(entries[0]!.result.startedAt, '2026-11-30T11:00:00.000Z');
-    assert.deepEqual((await history.list(hash, 1)).entries.map((e) => e.result.startedAt), ['2026-11-30T11:00:00.000Z'], 'a limit reads the newest only');
-    assert.equal(readdirSync(join(root, 'history', hash)).filter((f) => f.endsWith('.tmp')).length, 0, 'no temp files left');
+    assert.deepEqual(
+      (await history.list(hash, 1)).entries.map((e) => e.result.startedAt),
+      ['2026-11-30T11:00:00.000Z'],
+      'a limit reads the newest only',
+    );
+    assert.equal(
+      readdirSync(join(root, 'history', hash)).filter((f) => f.endsWith('.tmp')).length,
+      0,
+      'no temp files left',
+    );
   });
 
   it('sets a corrupt or truncated file aside (renamed with a timestamp) and reports it, never overwriting it', async () => {
@@ -36,7 +56,10 @@ describe('benchmark history', () => {
     assert.equal(entries.length, 1);
     assert.equal(problems.length, 1);
     assert.match(problems[0]!.movedTo, /\.corrupt-\d{4}-/);
-    assert.ok(readdirSync(dir).some((f) => f.includes('.corrupt-')), 'the bad file is kept under a new name');
+    assert.ok(
+      readdirSync(dir).some((f) => f.includes('.corrupt-')),
+      'the bad file is kept under a new name',
+    );
     assert.equal((await history.list(hash)).problems.length, 0, 'reported once');
   });
 
@@ -54,7 +77,10 @@ describe('API key host consent', () => {
 
   it('asks once per host (origin) and remembers the answer', async () => {
     const asked: string[] = [];
-    const consent = new HostConsent(store(), async (_name, host) => (asked.push(host), host === 'https://good.example' ? 'allow' : 'deny'));
+    const consent = new HostConsent(
+      store(),
+      async (_name, host) => (asked.push(host), host === 'https://good.example' ? 'allow' : 'deny'),
+    );
     assert.equal(await consent.mayReceiveKey('a', 'https://good.example/v1'), true);
     assert.equal(await consent.mayReceiveKey('b', 'https://good.example/other'), true);
     assert.equal(await consent.mayReceiveKey('c', 'https://evil.example/v1'), false);

@@ -6,7 +6,31 @@ import { wordTokenizer } from './helpers';
 
 // Pieces chosen to stress the pre-tokeniser around line starts: indentation, blank lines,
 // punctuation that absorbs newlines, digits, contractions, CJK and emoji.
-const PIECES = ['\n', '\n\n', ' \n', '\r\n', '  ', '\t', 'word', ' Word', "'s", '.', '.\n', '!!', '123', '4567', '你好', '👋🏽', '//', '<doc>', '</doc>', '{{x}}', '-', '_', 'x'.repeat(40)];
+const PIECES = [
+  '\n',
+  '\n\n',
+  ' \n',
+  '\r\n',
+  '  ',
+  '\t',
+  'word',
+  ' Word',
+  "'s",
+  '.',
+  '.\n',
+  '!!',
+  '123',
+  '4567',
+  '你好',
+  '👋🏽',
+  '//',
+  '<doc>',
+  '</doc>',
+  '{{x}}',
+  '-',
+  '_',
+  'x'.repeat(40),
+];
 const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 400 }).map((parts) => parts.join(''));
 
 describe('chunked encoding', () => {
@@ -27,7 +51,11 @@ describe('chunked encoding', () => {
       assert.ok(encoded.chunkChars.length > 1, 'the long text is split into chunks');
       for (const k of [1, 7, 100, encoded.tokens.length - 3]) {
         const offset = charOffsetAfterTokens(tokenizer, long, encoded, k);
-        assert.deepEqual(tokenizer.encode(long.slice(0, offset)), [...encoded.tokens.subarray(0, k)], `prefix of ${k} tokens`);
+        assert.deepEqual(
+          tokenizer.encode(long.slice(0, offset)),
+          [...encoded.tokens.subarray(0, k)],
+          `prefix of ${k} tokens`,
+        );
         assert.equal(tokensBefore(tokenizer, long, encoded, offset), k);
       }
     });

@@ -28,7 +28,10 @@ export function words(n: number, prefix = 'w', from = 0): string {
  * A prompt file with `role:` marker lines, parsed the way the full parser will: one message per
  * section, `{{name}}` variables, filled from `sample` where it has a value.
  */
-export function promptFile(sections: Array<[ChatRole, string]>, sample: Record<string, unknown> = {}): { text: string; parsed: ParsedPrompt } {
+export function promptFile(
+  sections: Array<[ChatRole, string]>,
+  sample: Record<string, unknown> = {},
+): { text: string; parsed: ParsedPrompt } {
   let text = '';
   const messages: ParsedPrompt['messages'] = [];
   const variables: TemplateVariable[] = [];
@@ -40,9 +43,15 @@ export function promptFile(sections: Array<[ChatRole, string]>, sample: Record<s
     text += '\n';
     for (const m of body.matchAll(/\{\{\s*(\w+)\s*\}\}/g)) {
       const name = m[1] as string;
-      variables.push({ name, range: { start: start + m.index, end: start + m.index + m[0].length }, filled: name in sample });
+      variables.push({
+        name,
+        range: { start: start + m.index, end: start + m.index + m[0].length },
+        filled: name in sample,
+      });
     }
-    const rendered = body.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in sample ? String(sample[name]) : whole));
+    const rendered = body.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
+      name in sample ? String(sample[name]) : whole,
+    );
     messages.push({ role, text: body, rendered, range: { start, end } });
   }
   return { text, parsed: { format: 'plain', messages, variables, settings: { sample }, errors: [] } };

@@ -11,11 +11,28 @@ const OPENAI_RULE: CacheRule = { minTokens: 1024, granularity: 128 };
 const BLOCK_RULE: CacheRule = { minTokens: 16, granularity: 16 };
 
 function analyser(rule: CacheRule = BLOCK_RULE, minSharedTokens = 1024, tokenizer: Tokenizer = wordTokenizer) {
-  const costModel = linearCostModel({ label: 'test model', cacheRule: rule, baseMs: 100, msPerToken: 0.1, msPerCachedToken: 0.01, usdPerMillionInput: 2, usdPerMillionCached: 0.5 });
-  return new PrefixCacheAnalyser({ tokenizer, costModel, settings: { ...DEFAULT_FINDING_SETTINGS.cache, minSharedTokens } });
+  const costModel = linearCostModel({
+    label: 'test model',
+    cacheRule: rule,
+    baseMs: 100,
+    msPerToken: 0.1,
+    msPerCachedToken: 0.01,
+    usdPerMillionInput: 2,
+    usdPerMillionCached: 0.5,
+  });
+  return new PrefixCacheAnalyser({
+    tokenizer,
+    costModel,
+    settings: { ...DEFAULT_FINDING_SETTINGS.cache, minSharedTokens },
+  });
 }
 
-function add(a: PrefixCacheAnalyser, file: string, sections: Array<[ChatRole, string]>, sample: Record<string, unknown> = {}) {
+function add(
+  a: PrefixCacheAnalyser,
+  file: string,
+  sections: Array<[ChatRole, string]>,
+  sample: Record<string, unknown> = {},
+) {
   const f = promptFile(sections, sample);
   a.update(file, f.text, f.parsed);
   return f;
@@ -33,7 +50,8 @@ describe('cacheable tokens after provider rounding', () => {
       [33, 100, BLOCK_RULE, 32],
       [48, 48, BLOCK_RULE, 32],
     ];
-    for (const [shared, total, rule, expected] of cases) assert.equal(cacheableTokens(shared, total, rule), expected, `${shared} of ${total}`);
+    for (const [shared, total, rule, expected] of cases)
+      assert.equal(cacheableTokens(shared, total, rule), expected, `${shared} of ${total}`);
   });
 });
 
@@ -42,13 +60,25 @@ describe('prefix-cache groups', () => {
 
   it('groups files by longest common token prefix, system message first, and locates where it ends', () => {
     const a = analyser(OPENAI_RULE);
-    const fa = add(a, 'a.prompt', [['user', 'alpha question'], ['system', system]]);
-    add(a, 'b.prompt', [['system', system], ['user', 'beta question']]);
-    add(a, 'c.prompt', [['system', words(2000, 't')], ['user', 'alpha question']]);
+    const fa = add(a, 'a.prompt', [
+      ['user', 'alpha question'],
+      ['system', system],
+    ]);
+    add(a, 'b.prompt', [
+      ['system', system],
+      ['user', 'beta question'],
+    ]);
+    add(a, 'c.prompt', [
+      ['system', words(2000, 't')],
+      ['user', 'alpha question'],
+    ]);
     const groups = a.groups();
     assert.equal(groups.length, 1);
     const g = groups[0]!;
-    assert.deepEqual(g.members.map((m) => m.file), ['a.prompt', 'b.prompt']);
+    assert.deepEqual(
+      g.members.map((m) => m.file),
+      ['a.prompt', 'b.prompt'],
+    );
     // role token + 2,000 system words + the user role token; OpenAI rounds down to 128-token steps.
     assert.equal(g.sharedTokens, 2002);
     assert.equal(g.cacheableTokens, 1920);
@@ -62,12 +92,24 @@ describe('prefix-cache groups', () => {
 
   it('needs the larger of the cache rule minimum and the reporting threshold', () => {
     const a = analyser(OPENAI_RULE, 16);
-    add(a, 'a', [['system', words(1020, 's')], ['user', 'x']]);
-    add(a, 'b', [['system', words(1020, 's')], ['user', 'y']]);
+    add(a, 'a', [
+      ['system', words(1020, 's')],
+      ['user', 'x'],
+    ]);
+    add(a, 'b', [
+      ['system', words(1020, 's')],
+      ['user', 'y'],
+    ]);
     assert.equal(a.groups().length, 0, '1,022 shared tokens are below the 1,024 minimum');
     const b = analyser(BLOCK_RULE, 512);
-    add(b, 'a', [['system', words(600, 's')], ['user', 'x']]);
-    add(b, 'b', [['system', words(600, 's')], ['user', 'y']]);
+    add(b, 'a', [
+      ['system', words(600, 's')],
+      ['user', 'x'],
+    ]);
+    add(b, 'b', [
+      ['system', words(600, 's')],
+      ['user', 'y'],
+    ]);
     assert.equal(b.groups()[0]?.cacheableTokens, 592);
   });
 
@@ -76,7 +118,10 @@ describe('prefix-cache groups', () => {
     const base = 'You are a helpful assistant for a pet shop. Answer questions about the';
     const left = `${base} cat food aisle.`;
     const right = `${base} category pages.`;
-    assert.ok(left.startsWith(`${base} cat`) && right.startsWith(`${base} cat`), 'the texts share " cat" as characters');
+    assert.ok(
+      left.startsWith(`${base} cat`) && right.startsWith(`${base} cat`),
+      'the texts share " cat" as characters',
+    );
     const baseTokens = o200k.encode(base).length;
     assert.deepEqual(o200k.encode(left).slice(0, baseTokens), o200k.encode(right).slice(0, baseTokens));
     assert.notEqual(o200k.encode(left)[baseTokens], o200k.encode(right)[baseTokens]);
@@ -112,7 +157,10 @@ describe('prefix-cache groups', () => {
         incremental.remove(file);
         current.delete(file);
       } else {
-        const sections: Array<[ChatRole, string]> = [['system', systems[random(systems.length)]!], ['user', `q${random(3)}`]];
+        const sections: Array<[ChatRole, string]> = [
+          ['system', systems[random(systems.length)]!],
+          ['user', `q${random(3)}`],
+        ];
         add(incremental, file, sections);
         current.set(file, sections);
       }
@@ -126,7 +174,13 @@ describe('prefix-cache groups', () => {
 
 describe('sliced updates', () => {
   it('yields to the event loop between slices and ends with the same groups', async () => {
-    const sources = Array.from({ length: 40 }, (_, i) => ({ file: `f${i}`, ...promptFile([['system', words(1100, i % 2 ? 'a' : 'b')], ['user', `q${i}`]]) }));
+    const sources = Array.from({ length: 40 }, (_, i) => ({
+      file: `f${i}`,
+      ...promptFile([
+        ['system', words(1100, i % 2 ? 'a' : 'b')],
+        ['user', `q${i}`],
+      ]),
+    }));
     const sliced = analyser();
     let turns = 0;
     const ticker = setInterval(() => turns++, 0);
@@ -144,8 +198,14 @@ describe('near misses', () => {
 
   it('reports where two system messages first differ and what they would share without it', () => {
     const a = analyser();
-    const fa = add(a, 'a', [['system', system('friendly')], ['user', 'one']]);
-    add(a, 'b', [['system', system('warm')], ['user', 'two']]);
+    const fa = add(a, 'a', [
+      ['system', system('friendly')],
+      ['user', 'one'],
+    ]);
+    add(a, 'b', [
+      ['system', system('warm')],
+      ['user', 'two'],
+    ]);
     const miss = a.nearMiss('a')!;
     assert.equal(miss.other, 'b');
     assert.equal(miss.text, 'friendly');
@@ -156,7 +216,10 @@ describe('near misses', () => {
     assert.equal(miss.cacheableWithout, 1504);
     const finding = a.findingsFor('a').find((f) => f.code === 'cache-near-miss')!;
     assert.equal(finding.severity, 'information');
-    assert.match(finding.message, /differs from b \(line 2\) here — “friendly” vs “warm”; without this difference they would share 1,511 tokens \(1,504 cacheable\) instead of 11$/);
+    assert.match(
+      finding.message,
+      /differs from b \(line 2\) here — “friendly” vs “warm”; without this difference they would share 1,511 tokens \(1,504 cacheable\) instead of 11$/,
+    );
   });
 
   it('finds the pair through matching endings when other files sort between them', () => {
@@ -169,7 +232,11 @@ describe('near misses', () => {
 
   it('looks past files with the very same first message', () => {
     const a = analyser();
-    for (let i = 0; i < 20; i++) add(a, `a${String(i).padStart(2, '0')}`, [['system', `alpha ${words(1500, 's')}`], ['user', `q${i}`]]);
+    for (let i = 0; i < 20; i++)
+      add(a, `a${String(i).padStart(2, '0')}`, [
+        ['system', `alpha ${words(1500, 's')}`],
+        ['user', `q${i}`],
+      ]);
     add(a, 'z', [['system', `gamma ${words(1500, 's')}`]]);
     assert.equal(a.nearMiss('a00')?.other, 'z');
   });
@@ -189,7 +256,10 @@ describe('near misses', () => {
 describe('cache breakers', () => {
   it('warns on a date before a long static part with the tokens that moving it would make cacheable', () => {
     const a = analyser();
-    const f = add(a, 'a', [['system', `Today is 2025-03-14\n${words(1500, 's')}`], ['user', 'Q: {{question}}']]);
+    const f = add(a, 'a', [
+      ['system', `Today is 2025-03-14\n${words(1500, 's')}`],
+      ['user', 'Q: {{question}}'],
+    ]);
     const [b, ...rest] = a.breakers('a');
     assert.equal(rest.length, 0);
     assert.equal(b!.kind, 'date');
@@ -200,22 +270,42 @@ describe('cache breakers', () => {
     assert.equal(b!.cacheableIfMoved, 1504);
     const finding = a.findingsFor('a').find((x) => x.code === 'cache-breaker')!;
     assert.equal(finding.severity, 'warning');
-    assert.match(finding.message, /^Cache breaker: date “2025-03-14” comes before 1,502 static tokens; moving it after them would make 1,504 tokens cacheable instead of 0 \(warm TTFT ≈\d+ ms faster on test model\)$/);
+    assert.match(
+      finding.message,
+      /^Cache breaker: date “2025-03-14” comes before 1,502 static tokens; moving it after them would make 1,504 tokens cacheable instead of 0 \(warm TTFT ≈\d+ ms faster on test model\)$/,
+    );
   });
 
   it('detects template variables, names, UUIDs and times, and counts earlier dynamic parts', () => {
     const a = analyser();
     add(a, 'v', [['system', `Hello {{user_name}}. ${words(1200, 's')}`]], {});
-    assert.deepEqual(a.breakers('v').map((b) => [b.kind, b.text]), [['variable', '{{user_name}}']]);
-    add(a, 'n', [['system', `Session 9f1c2e4a-1b2c-4d3e-8f90-123456789abc at 10:30 for customer: Alice Johnson\n${words(1200, 's')}`]]);
+    assert.deepEqual(
+      a.breakers('v').map((b) => [b.kind, b.text]),
+      [['variable', '{{user_name}}']],
+    );
+    add(a, 'n', [
+      [
+        'system',
+        `Session 9f1c2e4a-1b2c-4d3e-8f90-123456789abc at 10:30 for customer: Alice Johnson\n${words(1200, 's')}`,
+      ],
+    ]);
     const found = a.breakers('n');
-    assert.deepEqual(found.map((b) => [b.kind, b.text, b.dynamicBefore]), [['name', 'Alice Johnson', 2]]);
-    assert.match(a.findingsFor('n').find((x) => x.code === 'cache-breaker')!.message, /moving it and the 2 dynamic parts before it after them/);
+    assert.deepEqual(
+      found.map((b) => [b.kind, b.text, b.dynamicBefore]),
+      [['name', 'Alice Johnson', 2]],
+    );
+    assert.match(
+      a.findingsFor('n').find((x) => x.code === 'cache-breaker')!.message,
+      /moving it and the 2 dynamic parts before it after them/,
+    );
   });
 
   it('warns when the static parts around a dynamic one only reach the provider minimum together', () => {
     const a = analyser(OPENAI_RULE);
-    add(a, 'a', [['system', `${words(599, 's')} 2025-03-14 ${words(600, 't')}`], ['user', 'Q: {{question}}']]);
+    add(a, 'a', [
+      ['system', `${words(599, 's')} 2025-03-14 ${words(600, 't')}`],
+      ['user', 'Q: {{question}}'],
+    ]);
     const [b] = a.breakers('a');
     assert.equal(b?.staticTokensAfter, 602);
     assert.equal(b?.cacheableNow, 0);
@@ -223,18 +313,40 @@ describe('cache breakers', () => {
   });
 
   it('treats retrieved context as dynamic when given the RAG settings, and ignores dates inside it', () => {
-    const costModel = linearCostModel({ label: 'm', cacheRule: BLOCK_RULE, baseMs: 0, msPerToken: 1, msPerCachedToken: 0, usdPerMillionInput: 1, usdPerMillionCached: 0 });
-    const a = new PrefixCacheAnalyser({ tokenizer: wordTokenizer, costModel, settings: DEFAULT_FINDING_SETTINGS.cache, rag: DEFAULT_FINDING_SETTINGS.rag });
+    const costModel = linearCostModel({
+      label: 'm',
+      cacheRule: BLOCK_RULE,
+      baseMs: 0,
+      msPerToken: 1,
+      msPerCachedToken: 0,
+      usdPerMillionInput: 1,
+      usdPerMillionCached: 0,
+    });
+    const a = new PrefixCacheAnalyser({
+      tokenizer: wordTokenizer,
+      costModel,
+      settings: DEFAULT_FINDING_SETTINGS.cache,
+      rag: DEFAULT_FINDING_SETTINGS.rag,
+    });
     add(a, 'a', [['system', `<context>\nPublished 2025-03-14 ${words(50, 'd')}\n</context>\n${words(1500, 's')}`]]);
-    assert.deepEqual(a.breakers('a').map((b) => [b.kind, b.text, b.staticTokensAfter]), [['retrieved context', '<context>', 1500]]);
+    assert.deepEqual(
+      a.breakers('a').map((b) => [b.kind, b.text, b.staticTokensAfter]),
+      [['retrieved context', '<context>', 1500]],
+    );
     const plain = analyser();
     add(plain, 'a', [['system', `<context>\nPublished 2025-03-14 ${words(50, 'd')}\n</context>\n${words(1500, 's')}`]]);
-    assert.deepEqual(plain.breakers('a').map((b) => b.kind), ['date']);
+    assert.deepEqual(
+      plain.breakers('a').map((b) => b.kind),
+      ['date'],
+    );
   });
 
   it('stays quiet when the static part after the dynamic one is short', () => {
     const a = analyser();
-    add(a, 'a', [['system', `${words(1500, 's')} Today is 2025-03-14.`], ['user', 'Q: {{question}}']]);
+    add(a, 'a', [
+      ['system', `${words(1500, 's')} Today is 2025-03-14.`],
+      ['user', 'Q: {{question}}'],
+    ]);
     assert.deepEqual(a.breakers('a'), []);
   });
 });

@@ -21,14 +21,30 @@ const rag = DEFAULT_FINDING_SETTINGS.rag;
 function analyse(file: ReturnType<typeof promptFile>, settings: FindingSettings['rag'] = rag) {
   // One role token per message, as the request builder counts them.
   const promptTokens = file.parsed.messages.reduce((n, m) => n + 1 + wordTokenizer.count(m.rendered), 0);
-  return analyseRag({ file: 'f.prompt', text: file.text, parsed: file.parsed, promptTokens, tokenizer: wordTokenizer, costModel: model, settings });
+  return analyseRag({
+    file: 'f.prompt',
+    text: file.text,
+    parsed: file.parsed,
+    promptTokens,
+    tokenizer: wordTokenizer,
+    costModel: model,
+    settings,
+  });
 }
 
 describe('RAG regions', () => {
   it('finds XML-like blocks from the tag list, outermost only', () => {
-    const f = promptFile([['user', `Answer.\n<documents>\n<document>${words(5)}</document>\n<document>${words(5, 'v')}</document>\n</documents>\n<notes>${words(3)}</notes>`]]);
+    const f = promptFile([
+      [
+        'user',
+        `Answer.\n<documents>\n<document>${words(5)}</document>\n<document>${words(5, 'v')}</document>\n</documents>\n<notes>${words(3)}</notes>`,
+      ],
+    ]);
     const regions = detectRegions(f.parsed, f.text, rag);
-    assert.deepEqual(regions.map((r) => [r.kind, r.marker]), [['xml', '<documents>']]);
+    assert.deepEqual(
+      regions.map((r) => [r.kind, r.marker]),
+      [['xml', '<documents>']],
+    );
     const r = regions[0]!;
     assert.equal(f.text.slice(r.range.start, r.range.end).startsWith('<documents>'), true);
     assert.equal(f.text.slice(r.range.start, r.range.end).endsWith('</documents>'), true);
@@ -42,27 +58,41 @@ describe('RAG regions', () => {
   });
 
   it('finds Markdown sections by heading, up to the next heading of the same level', () => {
-    const f = promptFile([['user', `# Task\nSummarise.\n## Retrieved passages\n${words(4)}\n### Passage 2\n${words(3)}\n## Question\nWhy?`]]);
+    const f = promptFile([
+      ['user', `# Task\nSummarise.\n## Retrieved passages\n${words(4)}\n### Passage 2\n${words(3)}\n## Question\nWhy?`],
+    ]);
     const [r, ...rest] = detectRegions(f.parsed, f.text, rag);
     assert.equal(rest.length, 0);
     assert.equal(r!.kind, 'heading');
     assert.equal(r!.marker, '## Retrieved passages');
-    assert.equal(f.text.slice(r!.range.start, r!.range.end), `## Retrieved passages\n${words(4)}\n### Passage 2\n${words(3)}\n`);
+    assert.equal(
+      f.text.slice(r!.range.start, r!.range.end),
+      `## Retrieved passages\n${words(4)}\n### Passage 2\n${words(3)}\n`,
+    );
   });
 
   it('sizes a {{context}} slot from its sample value; unfilled slots and other variables are not regions', () => {
-    const f = promptFile([['user', 'Docs: {{context}}\nQ: {{question}} {{documents}}']], { context: words(300), question: 'why' });
+    const f = promptFile([['user', 'Docs: {{context}}\nQ: {{question}} {{documents}}']], {
+      context: words(300),
+      question: 'why',
+    });
     const result = analyse(f);
-    assert.deepEqual(result.regions.map((r) => [r.kind, r.marker, r.tokens]), [['slot', '{{context}}', 300]]);
+    assert.deepEqual(
+      result.regions.map((r) => [r.kind, r.marker, r.tokens]),
+      [['slot', '{{context}}', 300]],
+    );
   });
 
   it('adds every match of the user pattern', () => {
     const f = promptFile([['user', `BEGIN RAG ${words(3)} END RAG and BEGIN RAG x END RAG`]]);
     const regions = detectRegions(f.parsed, f.text, { ...rag, pattern: 'BEGIN RAG[\\s\\S]*?END RAG' });
-    assert.deepEqual(regions.map((r) => [r.kind, f.text.slice(r.range.start, r.range.end)]), [
-      ['pattern', `BEGIN RAG ${words(3)} END RAG`],
-      ['pattern', 'BEGIN RAG x END RAG'],
-    ]);
+    assert.deepEqual(
+      regions.map((r) => [r.kind, f.text.slice(r.range.start, r.range.end)]),
+      [
+        ['pattern', `BEGIN RAG ${words(3)} END RAG`],
+        ['pattern', 'BEGIN RAG x END RAG'],
+      ],
+    );
   });
 });
 
@@ -75,17 +105,26 @@ describe('RAG budget findings', () => {
     assert.equal(result.regions[0]!.tokens, 12_430);
     const warning = result.findings.find((x) => x.code === 'rag-budget');
     assert.equal(warning?.severity, 'warning');
-    assert.equal(warning?.message, 'Retrieved context: 12,430 tokens (78% of the prompt) adds ≈1.9 s TTFT and $0.037/call on llama-3.1-70b · 4×h100-sxm; budget 4,000');
+    assert.equal(
+      warning?.message,
+      'Retrieved context: 12,430 tokens (78% of the prompt) adds ≈1.9 s TTFT and $0.037/call on llama-3.1-70b · 4×h100-sxm; budget 4,000',
+    );
     assert.deepEqual(warning?.range, result.regions[0]!.range);
   });
 
   it('warns over maxShare even under maxTokens, and stays quiet under both', () => {
     const big = analyse(promptFile([['user', `<context>\n${words(698)}\n</context> ${words(99, 'q')}`]]));
     const w = big.findings.find((x) => x.code === 'rag-budget');
-    assert.equal(w?.message, 'Retrieved context: 700 tokens (88% of the prompt) adds ≈105 ms TTFT and $0.0021/call on llama-3.1-70b · 4×h100-sxm; budget 60% of the prompt');
+    assert.equal(
+      w?.message,
+      'Retrieved context: 700 tokens (88% of the prompt) adds ≈105 ms TTFT and $0.0021/call on llama-3.1-70b · 4×h100-sxm; budget 60% of the prompt',
+    );
     const small = analyse(promptFile([['user', `<context>${words(298)}</context> ${words(500, 'q')}`]]));
     assert.equal(small.findings.filter((x) => x.code === 'rag-budget').length, 0);
-    const raised = analyse(promptFile([['user', `<context>\n${words(698)}\n</context> ${words(99, 'q')}`]]), { ...rag, maxShare: 0.9 });
+    const raised = analyse(promptFile([['user', `<context>\n${words(698)}\n</context> ${words(99, 'q')}`]]), {
+      ...rag,
+      maxShare: 0.9,
+    });
     assert.equal(raised.findings.filter((x) => x.code === 'rag-budget').length, 0);
   });
 
@@ -93,7 +132,10 @@ describe('RAG budget findings', () => {
     const result = analyse(promptFile([['user', words(20_500)]]));
     const error = result.findings.find((x) => x.code === 'context-window');
     assert.equal(error?.severity, 'error');
-    assert.equal(error?.message, 'Prompt is 20,501 tokens; the context window of llama-3.1-70b · 4×h100-sxm is 20,000 (501 over)');
+    assert.equal(
+      error?.message,
+      'Prompt is 20,501 tokens; the context window of llama-3.1-70b · 4×h100-sxm is 20,000 (501 over)',
+    );
     assert.equal(analyse(promptFile([['user', words(19_000)]])).findings.length, 0);
   });
 });
@@ -118,13 +160,19 @@ describe('duplicate chunks', () => {
     const body = `<documents>\n<document>${original}</document>\n<document>${doc('b')}</document>\n<document>${edited}</document>\n<document>x y</document>\n<document>x y</document>\n</documents>`;
     const dups = analyse(promptFile([['user', body]])).findings.filter((x) => x.code === 'rag-duplicate');
     assert.equal(dups.length, 1);
-    assert.match(dups[0]!.message, /^Near-duplicate chunk: 90% similar to the chunk at line 3; up to 60 tokens wasted$/);
+    assert.match(
+      dups[0]!.message,
+      /^Near-duplicate chunk: 90% similar to the chunk at line 3; up to 60 tokens wasted$/,
+    );
   });
 
   it('splits a region without child blocks into paragraphs', () => {
     const body = `## Context\n${doc('p')}\n\n${doc('q')}\n\n${doc('p')}`;
     const dups = analyse(promptFile([['user', body]])).findings.filter((x) => x.code === 'rag-duplicate');
-    assert.deepEqual(dups.map((d) => d.data.tokensWasted), [60]);
+    assert.deepEqual(
+      dups.map((d) => d.data.tokensWasted),
+      [60],
+    );
   });
 });
 

@@ -3,12 +3,25 @@ import { applySuppression, readPragmas } from '../../../src/core/findings/pragma
 import { DEFAULT_FINDING_SETTINGS, parseFindingSettings } from '../../../src/core/findings/settings';
 import type { Finding, FindingCode } from '../../../src/core/findings/types';
 
-const finding = (file: string, code: FindingCode): Finding => ({ code, severity: 'warning', message: code, file, range: { start: 0, end: 1 }, data: {} });
+const finding = (file: string, code: FindingCode): Finding => ({
+  code,
+  severity: 'warning',
+  message: code,
+  file,
+  range: { start: 0, end: 1 },
+  data: {},
+});
 
 describe('pragmas', () => {
   it('reads codes from HTML, YAML and Jinja comments', () => {
-    assert.deepEqual([...readPragmas('<!-- prompt-lens-disable rag-budget, cache-breaker -->\nbody').codes], ['rag-budget', 'cache-breaker']);
-    assert.deepEqual([...readPragmas('---\n# prompt-lens-disable prefix-cache\nmodel: x\n---').codes], ['prefix-cache']);
+    assert.deepEqual(
+      [...readPragmas('<!-- prompt-lens-disable rag-budget, cache-breaker -->\nbody').codes],
+      ['rag-budget', 'cache-breaker'],
+    );
+    assert.deepEqual(
+      [...readPragmas('---\n# prompt-lens-disable prefix-cache\nmodel: x\n---').codes],
+      ['prefix-cache'],
+    );
     assert.deepEqual([...readPragmas('{# prompt-lens-disable rag-duplicate #}').codes], ['rag-duplicate']);
     assert.equal(readPragmas('{# prompt-lens-disable rag-duplicate #}').all, false);
   });
@@ -21,10 +34,17 @@ describe('pragmas', () => {
   });
 
   it('filters findings by the file pragmas and by the disabled setting', () => {
-    const texts: Record<string, string> = { a: '<!-- prompt-lens-disable rag-budget -->', b: '# prompt-lens-disable', c: '' };
+    const texts: Record<string, string> = {
+      a: '<!-- prompt-lens-disable rag-budget -->',
+      b: '# prompt-lens-disable',
+      c: '',
+    };
     const all = ['a', 'b', 'c'].flatMap((f) => [finding(f, 'rag-budget'), finding(f, 'cache-breaker')]);
     const kept = applySuppression(all, ['cache-breaker'], (f) => readPragmas(texts[f] ?? ''));
-    assert.deepEqual(kept.map((f) => `${f.file}:${f.code}`), ['c:rag-budget']);
+    assert.deepEqual(
+      kept.map((f) => `${f.file}:${f.code}`),
+      ['c:rag-budget'],
+    );
   });
 });
 
@@ -36,7 +56,10 @@ describe('finding settings', () => {
   });
 
   it('names a bad field, falls back to its default and keeps the valid ones', () => {
-    const { settings, problems } = parseFindingSettings({ rag: { maxTokens: -5, maxShare: 0.5, pattern: '([' }, disabled: ['rag-budget', 'nope'] });
+    const { settings, problems } = parseFindingSettings({
+      rag: { maxTokens: -5, maxShare: 0.5, pattern: '([' },
+      disabled: ['rag-budget', 'nope'],
+    });
     assert.equal(settings.rag.maxTokens, 4000);
     assert.equal(settings.rag.maxShare, 0.5);
     assert.equal(settings.rag.pattern, undefined);

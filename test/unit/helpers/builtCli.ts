@@ -25,7 +25,12 @@ export interface CliRun {
 
 /** Starts the built CLI with a 2 GB heap; the caller collects or kills it. */
 export function spawnCli(cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
-  return spawn(process.execPath, ['--max-old-space-size=2048', CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: LIMIT_MS });
+  return spawn(process.execPath, ['--max-old-space-size=2048', CLI, ...args], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: LIMIT_MS,
+  });
 }
 
 /** Runs the built CLI to its end (killed at LIMIT_MS). */

@@ -21,7 +21,9 @@ export function memoryIo(files: Record<string, string>): CliIo & { stdout: strin
     },
     async listFiles(dir: string) {
       const prefix = dir.endsWith('/') ? dir : `${dir}/`;
-      const under = Object.keys(files).filter((path) => path.startsWith(prefix)).map((path) => path.slice(prefix.length));
+      const under = Object.keys(files)
+        .filter((path) => path.startsWith(prefix))
+        .map((path) => path.slice(prefix.length));
       if (under.length === 0) throw Object.assign(new Error(`ENOENT: ${dir}`), { code: 'ENOENT' });
       return under.filter((path) => !path.split('/').some((part) => part === 'node_modules' || part === '.git'));
     },

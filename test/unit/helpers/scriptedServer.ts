@@ -19,7 +19,9 @@ export interface ScriptedServer {
 }
 
 /** A local HTTP server on 127.0.0.1 (ephemeral port) whose answers a test scripts. */
-export async function scriptedServer(script: (req: SeenRequest, res: ServerResponse) => void | Promise<void>): Promise<ScriptedServer> {
+export async function scriptedServer(
+  script: (req: SeenRequest, res: ServerResponse) => void | Promise<void>,
+): Promise<ScriptedServer> {
   let open = 0;
   const state: ScriptedServer = {
     url: '',
@@ -36,7 +38,12 @@ export async function scriptedServer(script: (req: SeenRequest, res: ServerRespo
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const seen = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       state.seen.push(seen);
       open++;
       state.maxOpen = Math.max(state.maxOpen, open);
@@ -53,7 +60,11 @@ export async function scriptedServer(script: (req: SeenRequest, res: ServerRespo
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Sends 200 with the content type, then each text after its pause, then ends the response. */
-export async function writeSlowly(res: ServerResponse, parts: Array<[delayMs: number, text: string]>, contentType = 'text/event-stream'): Promise<void> {
+export async function writeSlowly(
+  res: ServerResponse,
+  parts: Array<[delayMs: number, text: string]>,
+  contentType = 'text/event-stream',
+): Promise<void> {
   res.writeHead(200, { 'content-type': contentType });
   res.flushHeaders();
   for (const [delay, text] of parts) {
@@ -65,7 +76,8 @@ export async function writeSlowly(res: ServerResponse, parts: Array<[delayMs: nu
 }
 
 /** `data: <json>\n\n` for each object: an OpenAI-style chunk sequence. */
-export const sse = (...objects: unknown[]) => objects.map((o) => `data: ${typeof o === 'string' ? o : JSON.stringify(o)}\n\n`).join('');
+export const sse = (...objects: unknown[]) =>
+  objects.map((o) => `data: ${typeof o === 'string' ? o : JSON.stringify(o)}\n\n`).join('');
 
 export const chatChunk = (content: string | null, extra: Record<string, unknown> = {}) => ({
   id: 'c1',

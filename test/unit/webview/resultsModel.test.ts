@@ -1,21 +1,54 @@
 import assert from 'node:assert/strict';
 import type { BenchResult, LevelResult, RequestRecord } from '../../../src/core/bench/result';
 import { summarizeLevel } from '../../../src/core/bench/stats';
-import { alignCdfs, itlByPosition, kneeSeries, levelRows, ms, ttftCdf, verdict } from '../../../src/webview/results/model';
+import {
+  alignCdfs,
+  itlByPosition,
+  kneeSeries,
+  levelRows,
+  ms,
+  ttftCdf,
+  verdict,
+} from '../../../src/webview/results/model';
 
 const slo = { ttftMs: 500, tpotMs: 30 };
 
 function request(ttftMs: number, itlMs: number[], ok = true): RequestRecord {
   const e2eMs = ttftMs + itlMs.reduce((a, b) => a + b, 0);
-  return ok ? { startMs: 0, ok, ttftMs, e2eMs, itlMs, outputTokens: itlMs.length + 1, tpotMs: itlMs.length ? (e2eMs - ttftMs) / itlMs.length : undefined } : { startMs: 0, ok, itlMs: [], error: { class: 'http', message: 'HTTP 500' } };
+  return ok
+    ? {
+        startMs: 0,
+        ok,
+        ttftMs,
+        e2eMs,
+        itlMs,
+        outputTokens: itlMs.length + 1,
+        tpotMs: itlMs.length ? (e2eMs - ttftMs) / itlMs.length : undefined,
+      }
+    : { startMs: 0, ok, itlMs: [], error: { class: 'http', message: 'HTTP 500' } };
 }
 
 function level(concurrency: number, requests: RequestRecord[]): LevelResult {
-  return { label: `c=${concurrency}`, concurrency, durationMs: 1000, warmupErrors: 0, requests, summary: summarizeLevel(requests, 1000, slo) };
+  return {
+    label: `c=${concurrency}`,
+    concurrency,
+    durationMs: 1000,
+    warmupErrors: 0,
+    requests,
+    summary: summarizeLevel(requests, 1000, slo),
+  };
 }
 
 function run(levels: LevelResult[]): BenchResult {
-  return { schemaVersion: 1, startedAt: '2026-11-30T00:00:00Z', endpoint: { name: 'e', kind: 'openai-chat', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' }, options: { requests: 1, warmup: 0, cache: 'cold', maxTokens: 4, timeoutMs: 1 }, slo, partial: false, modes: [{ cache: 'cold', levels }] };
+  return {
+    schemaVersion: 1,
+    startedAt: '2026-11-30T00:00:00Z',
+    endpoint: { name: 'e', kind: 'openai-chat', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' },
+    options: { requests: 1, warmup: 0, cache: 'cold', maxTokens: 4, timeoutMs: 1 },
+    slo,
+    partial: false,
+    modes: [{ cache: 'cold', levels }],
+  };
 }
 
 describe('results view model', () => {
@@ -25,7 +58,13 @@ describe('results view model', () => {
 
   it('one row per level with its percentiles and the SLO check (≥90% of requests within both limits)', () => {
     const rows = levelRows(result);
-    assert.deepEqual(rows.map((r) => [r.level, r.requests, r.failed, r.meetsSlo]), [['c=1', 3, 0, true], ['c=4', 3, 1, false]]);
+    assert.deepEqual(
+      rows.map((r) => [r.level, r.requests, r.failed, r.meetsSlo]),
+      [
+        ['c=1', 3, 0, true],
+        ['c=4', 3, 1, false],
+      ],
+    );
     assert.equal(rows[0]!.ttft!.p50, 200);
     const v = verdict(result);
     assert.equal(v.pass, false);
@@ -37,7 +76,10 @@ describe('results view model', () => {
   });
 
   it('CDF curves are aligned on the union of their x values, each a step function', () => {
-    const aligned = alignCdfs([{ x: [400, 900], y: [0.5, 1] }, { x: [100, 400, 1000], y: [1 / 3, 2 / 3, 1] }]);
+    const aligned = alignCdfs([
+      { x: [400, 900], y: [0.5, 1] },
+      { x: [100, 400, 1000], y: [1 / 3, 2 / 3, 1] },
+    ]);
     assert.deepEqual(aligned.xs, [100, 400, 900, 1000]);
     assert.deepEqual(aligned.ys, [
       [0, 0.5, 1, 1],

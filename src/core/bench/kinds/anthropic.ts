@@ -5,7 +5,9 @@ const usageSchema = z.object({ input_tokens: z.number().nullish(), output_tokens
 
 const eventSchema = z.object({
   type: z.string(),
-  delta: z.object({ text: z.string().optional(), thinking: z.string().optional(), stop_reason: z.string().nullish() }).optional(),
+  delta: z
+    .object({ text: z.string().optional(), thinking: z.string().optional(), stop_reason: z.string().nullish() })
+    .optional(),
   message: z.object({ usage: usageSchema }).optional(),
   usage: usageSchema,
   error: z.unknown().optional(),
@@ -21,7 +23,14 @@ export const anthropicMessages: WireFormat = {
     const turns = messages
       .filter((m) => m.role !== 'system' && m.role !== 'developer')
       .map((m) => ({ role: m.role === 'assistant' ? 'assistant' : 'user', content: m.content }));
-    return { model, max_tokens: maxTokens, temperature: 0, stream: true, ...(system.length ? { system: system.join('\n\n') } : {}), messages: turns };
+    return {
+      model,
+      max_tokens: maxTokens,
+      temperature: 0,
+      stream: true,
+      ...(system.length ? { system: system.join('\n\n') } : {}),
+      messages: turns,
+    };
   },
   interpret: (frame): ChunkInfo => {
     const { value, malformed } = readFrame(frame, eventSchema);

@@ -9,7 +9,13 @@ const chunkSchema = z.object({
       z.object({
         // Chat streams carry `delta`; completions streams carry `text`. Reasoning servers (vLLM,
         // DeepSeek, OpenRouter) stream generated reasoning as its own field: those are tokens too.
-        delta: z.object({ content: z.string().nullish(), reasoning_content: z.string().nullish(), reasoning: z.string().nullish() }).nullish(),
+        delta: z
+          .object({
+            content: z.string().nullish(),
+            reasoning_content: z.string().nullish(),
+            reasoning: z.string().nullish(),
+          })
+          .nullish(),
         text: z.string().nullish(),
         finish_reason: z.string().nullish(),
       }),
@@ -29,7 +35,10 @@ export function interpretOpenAi(frame: Frame): ChunkInfo {
   const info: ChunkInfo = {};
   const choice = value.choices?.[0];
   if (choice) {
-    info.text = (choice.delta?.content ?? '') + (choice.delta?.reasoning_content ?? choice.delta?.reasoning ?? '') + (choice.text ?? '');
+    info.text =
+      (choice.delta?.content ?? '') +
+      (choice.delta?.reasoning_content ?? choice.delta?.reasoning ?? '') +
+      (choice.text ?? '');
     if (choice.finish_reason) info.finish = choice.finish_reason;
   }
   if (value.usage) {
@@ -56,7 +65,14 @@ const common = { framing: 'sse', headers: bearer, interpret: interpretOpenAi } a
 
 /** Streamed, deterministic, with the usage trailer (vLLM, SGLang and OpenAI send it when asked). */
 function streamed(model: string, maxTokens: number, input: Record<string, unknown>): Record<string, unknown> {
-  return { model, ...input, stream: true, stream_options: { include_usage: true }, temperature: 0, max_tokens: maxTokens };
+  return {
+    model,
+    ...input,
+    stream: true,
+    stream_options: { include_usage: true },
+    temperature: 0,
+    max_tokens: maxTokens,
+  };
 }
 
 export const openAiChat: WireFormat = {
@@ -68,5 +84,6 @@ export const openAiChat: WireFormat = {
 export const openAiCompletions: WireFormat = {
   ...common,
   path: '/completions',
-  body: ({ model, messages, maxTokens }) => streamed(model, maxTokens, { prompt: messages.map((m) => m.content).join('\n\n') }),
+  body: ({ model, messages, maxTokens }) =>
+    streamed(model, maxTokens, { prompt: messages.map((m) => m.content).join('\n\n') }),
 };

@@ -17,16 +17,33 @@ const prompt = (extra: Partial<ParsedPrompt> = {}): ParsedPrompt => ({
 
 describe('benchmark prompt', () => {
   it('sends the rendered messages', () => {
-    assert.deepEqual(benchMessages(prompt()), { ok: true, messages: [{ role: 'system', content: 'Hi Ada' }, { role: 'user', content: 'Go' }] });
+    assert.deepEqual(benchMessages(prompt()), {
+      ok: true,
+      messages: [
+        { role: 'system', content: 'Hi Ada' },
+        { role: 'user', content: 'Go' },
+      ],
+    });
   });
 
   it('stops on unfilled variables, naming each once', () => {
     const unfilled = { filled: false, range: { start: 0, end: 1 } };
-    const result = benchMessages(prompt({ variables: [{ name: 'topic', ...unfilled }, { name: 'tone', ...unfilled }, { name: 'topic', ...unfilled }] }));
-    assert.deepEqual(result, { ok: false, error: 'the prompt has variables without sample values (topic, tone); give them sample data before benchmarking' });
+    const result = benchMessages(
+      prompt({
+        variables: [
+          { name: 'topic', ...unfilled },
+          { name: 'tone', ...unfilled },
+          { name: 'topic', ...unfilled },
+        ],
+      }),
+    );
+    assert.deepEqual(result, {
+      ok: false,
+      error: 'the prompt has variables without sample values (topic, tone); give them sample data before benchmarking',
+    });
   });
 
-  it('stops on a prompt with nothing to send, with the parser\'s reason; other diagnostics do not stop it', () => {
+  it("stops on a prompt with nothing to send, with the parser's reason; other diagnostics do not stop it", () => {
     const error = { message: 'front matter is not YAML', range: { start: 0, end: 3 } };
     assert.deepEqual(benchMessages(prompt({ messages: [], variables: [], errors: [error] })), {
       ok: false,
@@ -39,26 +56,49 @@ describe('benchmark prompt', () => {
     const next = nonceSource(() => 0.25);
     const nonces = Array.from({ length: 1000 }, next);
     assert.equal(new Set(nonces).size, 1000);
-    const messages = withNonce([{ role: 'system', content: 'A' }, { role: 'user', content: 'B' }], 'n1');
-    assert.deepEqual(messages, [{ role: 'system', content: '[n1] A' }, { role: 'user', content: 'B' }]);
+    const messages = withNonce(
+      [
+        { role: 'system', content: 'A' },
+        { role: 'user', content: 'B' },
+      ],
+      'n1',
+    );
+    assert.deepEqual(messages, [
+      { role: 'system', content: '[n1] A' },
+      { role: 'user', content: 'B' },
+    ]);
   });
 });
 
 describe('endpoint config', () => {
   it('defaults the kind to openai-chat and trims a trailing slash from the base URL', () => {
     const parsed = parseEndpoint({ name: 'vllm', baseUrl: 'http://127.0.0.1:8000/v1/', model: 'qwen' });
-    assert.deepEqual(parsed, { ok: true, value: { name: 'vllm', kind: 'openai-chat', baseUrl: 'http://127.0.0.1:8000/v1', model: 'qwen' } });
+    assert.deepEqual(parsed, {
+      ok: true,
+      value: { name: 'vllm', kind: 'openai-chat', baseUrl: 'http://127.0.0.1:8000/v1', model: 'qwen' },
+    });
   });
 
   it('names each bad field, refuses credentials in headers and duplicate names', () => {
-    const text = JSON.stringify({ endpoints: [{ name: 'a', baseUrl: 'http://x', model: 'm' }, { name: 'a', kind: 'soap', baseUrl: 'http://x', model: 'm', headers: { 'X-Api-Key': 'k' } }] });
+    const text = JSON.stringify({
+      endpoints: [
+        { name: 'a', baseUrl: 'http://x', model: 'm' },
+        { name: 'a', kind: 'soap', baseUrl: 'http://x', model: 'm', headers: { 'X-Api-Key': 'k' } },
+      ],
+    });
     const loaded = loadEndpointsFile(text, 'e.json');
     assert.equal(loaded.ok, false);
     const error = (loaded as { error: string }).error;
     assert.match(error, /^e\.json: /);
     assert.match(error, /1\.kind: /);
     assert.match(error, /1\.headers: must not hold credentials/);
-    const twice = loadEndpointsFile(JSON.stringify([{ name: 'a', baseUrl: 'http://x', model: 'm' }, { name: 'a', baseUrl: 'http://y', model: 'm' }]), 'e.json');
+    const twice = loadEndpointsFile(
+      JSON.stringify([
+        { name: 'a', baseUrl: 'http://x', model: 'm' },
+        { name: 'a', baseUrl: 'http://y', model: 'm' },
+      ]),
+      'e.json',
+    );
     assert.match((twice as { error: string }).error, /1\.name: duplicate endpoint name 'a'/);
     assert.match((loadEndpointsFile('{', 'e.json') as { error: string }).error, /e\.json: not valid JSON/);
     assert.match((loadEndpointsFile('{"x":1}', 'e.json') as { error: string }).error, /expected a JSON array/);

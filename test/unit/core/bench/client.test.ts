@@ -9,7 +9,12 @@ const KEY = 'sk-test-7f3a9c1e5b2d4a6f';
 const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
 const request = (url: string, kind: EndpointKind = 'openai-chat') =>
   buildStreamRequest({ name: 't', kind, baseUrl: url, model: 'm' }, KEY, [{ role: 'user', content: 'Hi?' }], 16);
-const options = (extra: Partial<MeasureOptions> = {}): MeasureOptions => ({ timeoutMs: 2000, countTokens: countWords, secrets: [KEY], ...extra });
+const options = (extra: Partial<MeasureOptions> = {}): MeasureOptions => ({
+  timeoutMs: 2000,
+  countTokens: countWords,
+  secrets: [KEY],
+  ...extra,
+});
 
 describe('streaming client against a local scripted server', () => {
   let server: ScriptedServer | undefined;
@@ -64,9 +69,30 @@ describe('streaming client against a local scripted server', () => {
       writeSlowly(res, [
         [0, ev('message_start', { type: 'message_start', message: { usage: { input_tokens: 9, output_tokens: 1 } } })],
         [0, ev('ping', { type: 'ping' })],
-        [10, ev('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } })],
-        [10, ev('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: ' you' } })],
-        [0, ev('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 3 } })],
+        [
+          10,
+          ev('content_block_delta', {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'text_delta', text: 'Hi' },
+          }),
+        ],
+        [
+          10,
+          ev('content_block_delta', {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'text_delta', text: ' you' },
+          }),
+        ],
+        [
+          0,
+          ev('message_delta', {
+            type: 'message_delta',
+            delta: { stop_reason: 'end_turn' },
+            usage: { output_tokens: 3 },
+          }),
+        ],
         [0, ev('message_stop', { type: 'message_stop' })],
       ]),
     );
@@ -80,10 +106,20 @@ describe('streaming client against a local scripted server', () => {
   it('openai-completions and ollama NDJSON streams; without usage the text is counted', async () => {
     server = await scriptedServer((req, res) =>
       req.url.endsWith('/completions')
-        ? writeSlowly(res, [[5, sse({ choices: [{ index: 0, text: 'one two' }] }, { choices: [{ index: 0, text: ' three' }] }, '[DONE]')]])
+        ? writeSlowly(res, [
+            [
+              5,
+              sse({ choices: [{ index: 0, text: 'one two' }] }, { choices: [{ index: 0, text: ' three' }] }, '[DONE]'),
+            ],
+          ])
         : writeSlowly(
             res,
-            [[5, '{"message":{"role":"assistant","content":"a b"},"done":false}\n{"message":{"content":" c"},"done":false}\n{"message":{"content":""},"done":true,"done_reason":"stop"}']],
+            [
+              [
+                5,
+                '{"message":{"role":"assistant","content":"a b"},"done":false}\n{"message":{"content":" c"},"done":false}\n{"message":{"content":""},"done":true,"done_reason":"stop"}',
+              ],
+            ],
             'application/x-ndjson',
           ),
     );
@@ -97,7 +133,9 @@ describe('streaming client against a local scripted server', () => {
   it('429 with retry-after: an http error with the endpoint message and the wait, key redacted', async () => {
     server = await scriptedServer((req, res) => {
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' });
-      res.end(JSON.stringify({ error: { message: `Rate limit reached for key ${req.headers.authorization?.slice(7)}` } }));
+      res.end(
+        JSON.stringify({ error: { message: `Rate limit reached for key ${req.headers.authorization?.slice(7)}` } }),
+      );
     });
     const r = await measureRequest(request(server.url), options());
     assert.deepEqual([r.ok, r.error?.class, r.error?.status, r.error?.retryAfterMs], [false, 'http', 429, 7000]);
@@ -122,7 +160,11 @@ describe('streaming client against a local scripted server', () => {
   it('403 and 503 with retry-after end to end: classified, with the endpoint message and the wait', async () => {
     const answers: Array<[number, Record<string, string>, string]> = [
       [403, { 'content-type': 'application/json' }, JSON.stringify({ error: { message: 'model access denied' } })],
-      [503, { 'content-type': 'application/json', 'retry-after': '3' }, JSON.stringify({ error: { message: 'overloaded' } })],
+      [
+        503,
+        { 'content-type': 'application/json', 'retry-after': '3' },
+        JSON.stringify({ error: { message: 'overloaded' } }),
+      ],
       [502, { 'content-type': 'text/html' }, '<html><head><title>502 Bad Gateway</title></head></html>'],
     ];
     server = await scriptedServer((_req, res) => {
@@ -130,7 +172,11 @@ describe('streaming client against a local scripted server', () => {
       res.writeHead(status, headers);
       res.end(body);
     });
-    const [forbidden, unavailable, gateway] = [await measureRequest(request(server.url), options()), await measureRequest(request(server.url), options()), await measureRequest(request(server.url), options())];
+    const [forbidden, unavailable, gateway] = [
+      await measureRequest(request(server.url), options()),
+      await measureRequest(request(server.url), options()),
+      await measureRequest(request(server.url), options()),
+    ];
     assert.deepEqual([forbidden.error?.class, forbidden.error?.status], ['http', 403]);
     assert.match(forbidden.error!.message, /^HTTP 403 .*model access denied/);
     assert.deepEqual([unavailable.error?.status, unavailable.error?.retryAfterMs], [503, 3000]);
@@ -167,7 +213,11 @@ describe('streaming client against a local scripted server', () => {
     server = await scriptedServer((_req, res) => {
       const html = server!.seen.length === 1;
       res.writeHead(200, { 'content-type': html ? 'text/html' : 'application/json' });
-      res.end(html ? '<!DOCTYPE html><html><head><title>Sign in</title></head></html>' : '{"error":{"message":"streaming unsupported"}}');
+      res.end(
+        html
+          ? '<!DOCTYPE html><html><head><title>Sign in</title></head></html>'
+          : '{"error":{"message":"streaming unsupported"}}',
+      );
     });
     const html = await measureRequest(request(server.url), options());
     assert.equal(html.error?.class, 'not-event-stream');
@@ -182,7 +232,9 @@ describe('streaming client against a local scripted server', () => {
     });
     try {
       server = await scriptedServer((_req, res) => {
-        res.writeHead(307, { location: `${other.url.replace('127.0.0.1', 'localhost')}/v1/chat/completions?token=abc` });
+        res.writeHead(307, {
+          location: `${other.url.replace('127.0.0.1', 'localhost')}/v1/chat/completions?token=abc`,
+        });
         res.end();
       });
       // Both the default node:http transport and the global fetch adapter must refuse to follow.
@@ -204,9 +256,17 @@ describe('streaming client against a local scripted server', () => {
     const refused = await measureRequest(request(gone.url), options());
     assert.equal(refused.error?.class, 'connection');
     assert.match(refused.error!.message, /connection refused/);
-    const dnsFailure = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('getaddrinfo ENOTFOUND nope.invalid'), { code: 'ENOTFOUND' }) });
-    const dns = await measureRequest(request('http://nope.invalid'), options({ fetch: () => Promise.reject(dnsFailure) }));
-    assert.deepEqual([dns.error?.class, dns.error?.message], ['connection', 'DNS lookup failed: unknown host (ENOTFOUND)']);
+    const dnsFailure = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('getaddrinfo ENOTFOUND nope.invalid'), { code: 'ENOTFOUND' }),
+    });
+    const dns = await measureRequest(
+      request('http://nope.invalid'),
+      options({ fetch: () => Promise.reject(dnsFailure) }),
+    );
+    assert.deepEqual(
+      [dns.error?.class, dns.error?.message],
+      ['connection', 'DNS lookup failed: unknown host (ENOTFOUND)'],
+    );
   });
 
   it('a compressed stream is decoded; gzip that lies is a bad stream', async () => {
@@ -263,7 +323,10 @@ describe('streaming client against a local scripted server', () => {
     server = await scriptedServer((_req, res) => writeSlowly(res, [[0, bodies[server!.seen.length - 1]!]]));
     const inStream = await measureRequest(request(server.url), options());
     assert.equal(inStream.error?.class, 'stream-error');
-    assert.equal(inStream.error?.message, 'the endpoint reported an error inside the stream: stream failed for key [redacted] (bad_request)');
+    assert.equal(
+      inStream.error?.message,
+      'the endpoint reported an error inside the stream: stream failed for key [redacted] (bad_request)',
+    );
     const malformed = await measureRequest(request(server.url), options());
     assert.equal(malformed.error?.class, 'bad-stream');
     const huge = await measureRequest(request(server.url), options());
@@ -278,14 +341,17 @@ describe('streaming client with a scripted clock', () => {
     let t = 0;
     const now = () => t;
     let i = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = chunks[i++];
-        if (!next) return controller.close();
-        t = next[0];
-        controller.enqueue(new TextEncoder().encode(next[1]));
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          const next = chunks[i++];
+          if (!next) return controller.close();
+          t = next[0];
+          controller.enqueue(new TextEncoder().encode(next[1]));
+        },
       },
-    }, { highWaterMark: 0 }); // pull only when the client reads, so the clock moves with each read
+      { highWaterMark: 0 },
+    ); // pull only when the client reads, so the clock moves with each read
     const fetch = async () => new Response(body, { status: 200, headers: { 'content-type': contentType } });
     return { now, fetch };
   }
@@ -301,20 +367,41 @@ describe('streaming client with a scripted clock', () => {
       [900, sse({ choices: [], usage: { completion_tokens: 4 } }, '[DONE]')],
     ]);
     assert.deepEqual([r.ttfbMs, r.ttftMs, r.e2eMs, r.itlMs], [3, 100, 190, [25, 0, 65]]);
-    assert.equal(r.e2eMs! - r.ttftMs!, r.itlMs.reduce((s, v) => s + v, 0));
+    assert.equal(
+      r.e2eMs! - r.ttftMs!,
+      r.itlMs.reduce((s, v) => s + v, 0),
+    );
     assert.equal(r.tpotMs, (190 - 100) / 3);
   });
 
   it('a usage-only stream is a failure (no content), not a zero-latency success', async () => {
-    const r = await run([[50, sse({ choices: [{ index: 0, delta: { role: 'assistant' } }] }, { choices: [], usage: { completion_tokens: 0 } }, '[DONE]')]]);
+    const r = await run([
+      [
+        50,
+        sse(
+          { choices: [{ index: 0, delta: { role: 'assistant' } }] },
+          { choices: [], usage: { completion_tokens: 0 } },
+          '[DONE]',
+        ),
+      ],
+    ]);
     assert.equal(r.ok, false);
     assert.equal(r.error?.class, 'no-content');
   });
 
   it('an Anthropic error event in a 200 stream is a failure', async () => {
     const r = await measureRequest(
-      buildStreamRequest({ name: 't', kind: 'anthropic-messages', baseUrl: 'http://scripted', model: 'm' }, KEY, [{ role: 'user', content: 'x' }], 8),
-      options(scripted([[10, 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n']])),
+      buildStreamRequest(
+        { name: 't', kind: 'anthropic-messages', baseUrl: 'http://scripted', model: 'm' },
+        KEY,
+        [{ role: 'user', content: 'x' }],
+        8,
+      ),
+      options(
+        scripted([
+          [10, 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'],
+        ]),
+      ),
     );
     assert.deepEqual([r.ok, r.error?.class], [false, 'stream-error']);
     assert.match(r.error!.message, /Overloaded/);
@@ -322,6 +409,9 @@ describe('streaming client with a scripted clock', () => {
 
   it('one output token gives no TPOT; without usage the counting function decides', async () => {
     const r = await run([[40, sse(chatChunk('word'), '[DONE]')]]);
-    assert.deepEqual([r.ttftMs, r.e2eMs, r.outputTokens, r.outputTokensSource, r.tpotMs], [40, 40, 1, 'counted', undefined]);
+    assert.deepEqual(
+      [r.ttftMs, r.e2eMs, r.outputTokens, r.outputTokensSource, r.tpotMs],
+      [40, 40, 1, 'counted', undefined],
+    );
   });
 });

@@ -40,14 +40,20 @@ describe('SSE framing', () => {
 
   it('accepts lone CR line ends, and a CR at the end of one read followed by LF in the next is one line end', () => {
     const body = 'data: a\r\rdata: b\r\n\r\n';
-    assert.deepEqual(framesOf(body), [{ event: 'message', data: 'a' }, { event: 'message', data: 'b' }]);
+    assert.deepEqual(framesOf(body), [
+      { event: 'message', data: 'a' },
+      { event: 'message', data: 'b' },
+    ]);
     // Cut between the CR and the LF of "data: a\r\n": it must not become an extra blank line.
     const split = 'data: a\r\ndata: b\r\n\r\n';
     assert.deepEqual(framesOf(split, 'sse', [split.indexOf('\n')]), [{ event: 'message', data: 'a\nb' }]);
   });
 
   it('dispatches a last event that has no blank line after it (end of body ends the stream)', () => {
-    assert.deepEqual(framesOf('data: first\n\ndata: last'), [{ event: 'message', data: 'first' }, { event: 'message', data: 'last' }]);
+    assert.deepEqual(framesOf('data: first\n\ndata: last'), [
+      { event: 'message', data: 'first' },
+      { event: 'message', data: 'last' },
+    ]);
   });
 
   it('rebuilds UTF-8 characters split across reads', () => {
@@ -112,6 +118,9 @@ describe('hostile bytes (fuzz, fixed seed)', () => {
 describe('NDJSON framing', () => {
   it('gives one frame per non-empty line, including a last line without a newline', () => {
     const body = '{"a":1}\n\n{"a":2}\r\n{"a":3}';
-    assert.deepEqual(framesOf(body, 'ndjson', [3, 9]).map((f) => f.data), ['{"a":1}', '{"a":2}', '{"a":3}']);
+    assert.deepEqual(
+      framesOf(body, 'ndjson', [3, 9]).map((f) => f.data),
+      ['{"a":1}', '{"a":2}', '{"a":3}'],
+    );
   });
 });

@@ -3,7 +3,8 @@ import type { BenchResult } from '../../../../src/core/bench/result';
 import { runBenchmark, type BenchOptions } from '../../../../src/core/bench/runner';
 import { chatChunk, scriptedServer, sse, writeSlowly, type ScriptedServer } from '../../helpers/scriptedServer';
 
-const firstMessage = (body: string) => (JSON.parse(body) as { messages: Array<{ content: string }> }).messages[0]!.content;
+const firstMessage = (body: string) =>
+  (JSON.parse(body) as { messages: Array<{ content: string }> }).messages[0]!.content;
 
 describe('benchmark runner', () => {
   let server: ScriptedServer;
@@ -21,7 +22,10 @@ describe('benchmark runner', () => {
 
   const base = (extra: Partial<BenchOptions> = {}): BenchOptions => ({
     endpoint: { name: 'local', kind: 'openai-chat', baseUrl: `${server.url}/v1`, model: 'm' },
-    messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello?' }],
+    messages: [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Hello?' },
+    ],
     maxTokens: 8,
     requests: 6,
     concurrency: [1, 3],
@@ -33,9 +37,17 @@ describe('benchmark runner', () => {
 
   it('runs warm-up rounds as wide as the level, then N requests per level, never above the level, with progress', async () => {
     const progress: string[] = [];
-    const result = await runBenchmark(base({ warmup: 2, onProgress: (p) => progress.push(`${p.level} ${p.done}/${p.total}`) }));
+    const result = await runBenchmark(
+      base({ warmup: 2, onProgress: (p) => progress.push(`${p.level} ${p.done}/${p.total}`) }),
+    );
     assert.equal(server.seen.length, 2 * 1 + 6 + (2 * 3 + 6));
-    assert.deepEqual(result.modes[0]!.levels.map((l) => [l.label, l.requests.length, l.summary.succeeded]), [['c=1', 6, 6], ['c=3', 6, 6]]);
+    assert.deepEqual(
+      result.modes[0]!.levels.map((l) => [l.label, l.requests.length, l.summary.succeeded]),
+      [
+        ['c=1', 6, 6],
+        ['c=3', 6, 6],
+      ],
+    );
     assert.equal(server.maxOpen, 3);
     assert.equal(progress.length, 12);
     assert.equal(progress[11], 'c=3 6/6');
@@ -46,14 +58,20 @@ describe('benchmark runner', () => {
   it('reports the result so far after each level (for live views), without sharing later mutations', async () => {
     const snapshots: BenchResult[] = [];
     const result = await runBenchmark(base({ onLevel: (soFar) => snapshots.push(soFar) }));
-    assert.deepEqual(snapshots.map((r) => r.modes[0]!.levels.map((l) => l.label)), [['c=1'], ['c=1', 'c=3']]);
+    assert.deepEqual(
+      snapshots.map((r) => r.modes[0]!.levels.map((l) => l.label)),
+      [['c=1'], ['c=1', 'c=3']],
+    );
     assert.deepEqual(snapshots[1]!.modes, result.modes);
   });
 
   it('cold: a fresh nonce starts every request, so no two share even their first characters', async () => {
     await runBenchmark(base({ concurrency: [2], requests: 8 }));
     const starts = server.seen.map((s) => firstMessage(s.body));
-    assert.ok(starts.every((c) => /^\[[0-9a-z]+\] Be brief\.$/.test(c)), starts[0]);
+    assert.ok(
+      starts.every((c) => /^\[[0-9a-z]+\] Be brief\.$/.test(c)),
+      starts[0],
+    );
     const prefixes = starts.map((c) => c.slice(0, c.indexOf(']')));
     assert.equal(new Set(prefixes).size, prefixes.length);
     // No nonce is a prefix of another (e.g. "[abc1" vs "[abc10"): the closing bracket is part of it.
@@ -67,7 +85,10 @@ describe('benchmark runner', () => {
     assert.equal(firstMessage(server.seen[0]!.body), 'Be brief.');
 
     const both = await runBenchmark(base({ cache: 'both', concurrency: [1], requests: 2 }));
-    assert.deepEqual(both.modes.map((m) => m.cache), ['cold', 'warm']);
+    assert.deepEqual(
+      both.modes.map((m) => m.cache),
+      ['cold', 'warm'],
+    );
     const s = both.cacheSpeedup![0]!;
     assert.equal(s.speedup, s.coldTtftP50Ms / s.warmTtftP50Ms);
   });
@@ -107,6 +128,9 @@ describe('benchmark runner', () => {
   it('predictions appear beside the measurement with their percent error', async () => {
     const result = await runBenchmark(base({ concurrency: [1], requests: 2, predicted: { ttftMs: 1000 } }));
     const level = result.modes[0]!.levels[0]!;
-    assert.equal(level.predictionErrorPct!.ttft, ((1000 - level.summary.ttftMs!.p50) / level.summary.ttftMs!.p50) * 100);
+    assert.equal(
+      level.predictionErrorPct!.ttft,
+      ((1000 - level.summary.ttftMs!.p50) / level.summary.ttftMs!.p50) * 100,
+    );
   });
 });

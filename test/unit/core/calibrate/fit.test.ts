@@ -12,19 +12,33 @@ describe('calibration fit', () => {
   });
 
   it('keeps the quadratic term when attention dominates at long prompts', () => {
-    const samples = [2000, 8000, 16000, 32000, 64000].map((n) => ({ inputTokens: n, ttftMs: 20 + 0.02 * n + 2e-7 * n * n }));
+    const samples = [2000, 8000, 16000, 32000, 64000].map((n) => ({
+      inputTokens: n,
+      ttftMs: 20 + 0.02 * n + 2e-7 * n * n,
+    }));
     const fit = fitTtft(samples)!;
     assert.equal(fit.model, 'quadratic');
     assert.ok(Math.abs((fit.c ?? 0) - 2e-7) < 1e-10);
   });
 
   it('reports a poor fit through R² so it is not used', () => {
-    const fit = fitTtft([{ inputTokens: 1000, ttftMs: 500 }, { inputTokens: 1000, ttftMs: 50 }, { inputTokens: 2000, ttftMs: 300 }, { inputTokens: 2000, ttftMs: 60 }])!;
+    const fit = fitTtft([
+      { inputTokens: 1000, ttftMs: 500 },
+      { inputTokens: 1000, ttftMs: 50 },
+      { inputTokens: 2000, ttftMs: 300 },
+      { inputTokens: 2000, ttftMs: 60 },
+    ])!;
     assert.ok(fit.r2 < MIN_R2, `r2 ${fit.r2}`);
   });
 
   it('needs two distinct lengths', () => {
-    assert.equal(fitTtft([{ inputTokens: 10, ttftMs: 5 }, { inputTokens: 10, ttftMs: 6 }]), undefined);
+    assert.equal(
+      fitTtft([
+        { inputTokens: 10, ttftMs: 5 },
+        { inputTokens: 10, ttftMs: 6 },
+      ]),
+      undefined,
+    );
   });
 
   it('becomes a calibration profile for the estimation engine', () => {

@@ -5,7 +5,12 @@ import { builtin, clone, selfHosted } from '../estimate/helpers';
 
 describe('compare: candidates', () => {
   const h100 = selfHosted('llama-3.1-70b@h100-sxm:bf16');
-  const deployment = { model: h100.model, hardware: h100.hardware, efficiency: h100.efficiency, precision: h100.precision };
+  const deployment = {
+    model: h100.model,
+    hardware: h100.hardware,
+    efficiency: h100.efficiency,
+    precision: h100.precision,
+  };
 
   it('picks the fewest GPUs whose memory holds the weights plus the KV cache', () => {
     // 70.6B × 2 bytes = 141.2 GB of weights; 90% of 80 GB = 72 GB usable per GPU, so one GPU cannot hold them.
@@ -25,10 +30,20 @@ describe('compare: candidates', () => {
     assert.ok(model);
     const { targets, skipped } = selfHostedCandidates(model, builtin, 8 * 2000);
     const ids = targets.map((t) => t.id);
-    assert.ok(ids.includes('llama-3.1-70b@4xh100-sxm:bf16') && ids.includes('llama-3.1-70b@8xh100-sxm:bf16'), ids.join());
-    assert.ok(!ids.includes('llama-3.1-70b@2xh100-sxm:bf16'), '16,000 tokens of KV do not fit beside bf16 weights on 2 GPUs');
+    assert.ok(
+      ids.includes('llama-3.1-70b@4xh100-sxm:bf16') && ids.includes('llama-3.1-70b@8xh100-sxm:bf16'),
+      ids.join(),
+    );
+    assert.ok(
+      !ids.includes('llama-3.1-70b@2xh100-sxm:bf16'),
+      '16,000 tokens of KV do not fit beside bf16 weights on 2 GPUs',
+    );
     // fp8 on one GPU leaves 1.4 GB ÷ 163,840 bytes/token = 8,544 tokens: too few for 16,000, so 2 and 4.
-    assert.ok(ids.includes('llama-3.1-70b@2xh100-sxm:fp8') && ids.includes('llama-3.1-70b@4xh100-sxm:fp8') && !ids.includes('llama-3.1-70b@h100-sxm:fp8'));
+    assert.ok(
+      ids.includes('llama-3.1-70b@2xh100-sxm:fp8') &&
+        ids.includes('llama-3.1-70b@4xh100-sxm:fp8') &&
+        !ids.includes('llama-3.1-70b@h100-sxm:fp8'),
+    );
     const hardwareCount = [...builtin.hardware.values()].length;
     assert.equal(targets.length + skipped.length * 2, hardwareCount * model.precisions.length * 2);
     for (const hw of builtin.hardware.keys()) {
@@ -44,7 +59,10 @@ describe('compare: candidates', () => {
     assert.ok(model);
     const { targets, skipped } = selfHostedCandidates(model, tables, 1000);
     assert.ok(!targets.some((t) => t.hardware.id === 'tiny'));
-    assert.ok(skipped.some((s) => s.startsWith('llama-3.1-405b@tiny:bf16: ') && s.includes('64 GPUs')), skipped.join('\n'));
+    assert.ok(
+      skipped.some((s) => s.startsWith('llama-3.1-405b@tiny:bf16: ') && s.includes('64 GPUs')),
+      skipped.join('\n'),
+    );
   });
 
   it('finds the model to self-host: the chosen one, else the prompt’s, through a provider row when needed', () => {
@@ -60,11 +78,17 @@ describe('compare: candidates', () => {
     assert.equal(selfHostedModel(builtin, {}), undefined);
     assert.throws(
       () => selfHostedModel(builtin, { chosen: 'lama-3.1-70b' }),
-      (e: unknown) => e instanceof TargetError && e.suggestions[0] === 'llama-3.1-70b' && /unknown model 'lama-3.1-70b'/.test(e.message),
+      (e: unknown) =>
+        e instanceof TargetError &&
+        e.suggestions[0] === 'llama-3.1-70b' &&
+        /unknown model 'lama-3.1-70b'/.test(e.message),
     );
   });
 
   it('offers every provider model', () => {
-    assert.deepEqual(providerCandidates(builtin).map((t) => t.id), [...builtin.providers.keys()]);
+    assert.deepEqual(
+      providerCandidates(builtin).map((t) => t.id),
+      [...builtin.providers.keys()],
+    );
   });
 });

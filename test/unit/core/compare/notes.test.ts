@@ -6,7 +6,11 @@ import { builtin } from '../estimate/helpers';
 import { fixedTokens, row } from './helpers';
 
 const judge = (id: string, tokens: number, settings: Parameters<typeof resolveProfile>[0], cachedTokens = 0) => {
-  const result = evaluateTarget(resolveTarget(parseTargetId(id), builtin), { profile: resolveProfile(settings), cachedTokens, countTokens: fixedTokens(tokens) });
+  const result = evaluateTarget(resolveTarget(parseTargetId(id), builtin), {
+    profile: resolveProfile(settings),
+    cachedTokens,
+    countTokens: fixedTokens(tokens),
+  });
   assert.ok(result.row, result.skipped);
   return result.row;
 };
@@ -47,18 +51,48 @@ describe('compare: verdicts and lever notes', () => {
     assert.deepEqual(burst.failing, ['ttft']);
     assert.ok(has(burst.notes, NOTE.overConcurrency), burst.notes.join());
     // Not when even one request is over, and not at concurrency 1.
-    assert.ok(!has(judge('llama-3.1-8b@h100-sxm:bf16', 4000, { ttftMs: 20, tpotMs: 100, concurrency: 64 }).notes, NOTE.overConcurrency));
+    assert.ok(
+      !has(
+        judge('llama-3.1-8b@h100-sxm:bf16', 4000, { ttftMs: 20, tpotMs: 100, concurrency: 64 }).notes,
+        NOTE.overConcurrency,
+      ),
+    );
     const single = judge('llama-3.1-8b@h100-sxm:bf16', 4000, { ttftMs: 20, tpotMs: 100, concurrency: 1 });
     assert.ok(!single.meetsSlo && !has(single.notes, NOTE.overConcurrency));
   });
 
   describe('"compute-bound prefill: a cheaper GPU with more count meets it"', () => {
-    const deployment = (hardware: string, gpus: number, usdPerGpuHour: number, precision: 'fp8' | 'bf16' = 'fp8') => ({ model: 'm', hardware, gpus, precision, usdPerGpuHour, priceSource: 'test' });
-    const slow = () => row({ target: 'm@h200:fp8', kind: 'self-hosted', meetsSlo: false, failing: ['ttft'], prefillBound: 'compute', deployment: deployment('h200', 1, 4.5) });
-    const cheaperWider = row({ target: 'm@4xl40s:fp8', kind: 'self-hosted', costPer1kCallsUsd: 2, deployment: deployment('l40s', 4, 1.55) });
+    const deployment = (hardware: string, gpus: number, usdPerGpuHour: number, precision: 'fp8' | 'bf16' = 'fp8') => ({
+      model: 'm',
+      hardware,
+      gpus,
+      precision,
+      usdPerGpuHour,
+      priceSource: 'test',
+    });
+    const slow = () =>
+      row({
+        target: 'm@h200:fp8',
+        kind: 'self-hosted',
+        meetsSlo: false,
+        failing: ['ttft'],
+        prefillBound: 'compute',
+        deployment: deployment('h200', 1, 4.5),
+      });
+    const cheaperWider = row({
+      target: 'm@4xl40s:fp8',
+      kind: 'self-hosted',
+      costPer1kCallsUsd: 2,
+      deployment: deployment('l40s', 4, 1.55),
+    });
 
     it('names the cheapest such row', () => {
-      const cheapest = row({ target: 'm@2xa100:fp8', kind: 'self-hosted', costPer1kCallsUsd: 1, deployment: deployment('a100', 2, 1.99) });
+      const cheapest = row({
+        target: 'm@2xa100:fp8',
+        kind: 'self-hosted',
+        costPer1kCallsUsd: 1,
+        deployment: deployment('a100', 2, 1.99),
+      });
       const rows = [slow(), cheaperWider, cheapest];
       addCheaperWiderNotes(rows);
       assert.deepEqual(rows[0]?.notes, [`${NOTE.cheaperWider} (m@2xa100:fp8)`]);

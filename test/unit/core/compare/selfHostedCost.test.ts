@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
-import { evaluateTarget, replicaTimePerCall, replicaTokensPerSecond, resolveProfile, selfHostedCallUsd } from '../../../../src/core/compare';
+import {
+  evaluateTarget,
+  replicaTimePerCall,
+  replicaTokensPerSecond,
+  resolveProfile,
+  selfHostedCallUsd,
+} from '../../../../src/core/compare';
 import { loadTables, resolveTarget, parseTargetId } from '../../../../src/core/estimate';
 import { builtin, clone } from '../estimate/helpers';
 import { fixedTokens } from './helpers';
@@ -28,13 +34,20 @@ describe('compare: self-hosted cost at the profile’s batch', () => {
     const base = evaluateTarget(resolveTarget(parseTargetId('llama-3.1-70b@4xh100-sxm:fp8'), builtin), ctx).row;
     const h100 = clone(builtin.hardware.get('h100-sxm'));
     assert.ok(base && h100);
-    const { tables } = loadTables([{ name: 'test', data: { hardware: [{ ...h100, usdPerHour: { ...h100.usdPerHour, value: h100.usdPerHour.value * 2 } }] } }]);
+    const { tables } = loadTables([
+      {
+        name: 'test',
+        data: { hardware: [{ ...h100, usdPerHour: { ...h100.usdPerHour, value: h100.usdPerHour.value * 2 } }] },
+      },
+    ]);
     const doubled = evaluateTarget(resolveTarget(parseTargetId('llama-3.1-70b@4xh100-sxm:fp8'), tables), ctx).row;
     assert.ok(doubled);
     assert.ok(Math.abs(doubled.costPer1kCallsUsd / base.costPer1kCallsUsd - 2) < 1e-9);
     assert.equal(base.deployment?.usdPerGpuHour, 3.99);
     // $ per million output tokens is the whole call over its output tokens.
-    assert.ok(Math.abs(base.costPerMOutputUsd - (base.costPer1kCallsUsd / (1000 * interactive.outputTokens)) * 1e6) < 1e-9);
+    assert.ok(
+      Math.abs(base.costPerMOutputUsd - (base.costPer1kCallsUsd / (1000 * interactive.outputTokens)) * 1e6) < 1e-9,
+    );
   });
 
   it('a cached prefix makes 999 of 1,000 calls cheaper', () => {
@@ -48,10 +61,14 @@ describe('compare: self-hosted cost at the profile’s batch', () => {
 
   it('a larger batch spreads the decode steps over more calls', () => {
     const target = resolveTarget(parseTargetId('llama-3.1-8b@h100-sxm:bf16'), builtin);
-    const at = (concurrency: number) => evaluateTarget(target, { ...ctx, profile: resolveProfile({ profile: 'batch', concurrency }) }).row;
+    const at = (concurrency: number) =>
+      evaluateTarget(target, { ...ctx, profile: resolveProfile({ profile: 'batch', concurrency }) }).row;
     const [one, many] = [at(1), at(32)];
     assert.ok(one && many);
-    assert.ok(many.costPerMOutputUsd < one.costPerMOutputUsd / 5, `${many.costPerMOutputUsd} vs ${one.costPerMOutputUsd}`);
+    assert.ok(
+      many.costPerMOutputUsd < one.costPerMOutputUsd / 5,
+      `${many.costPerMOutputUsd} vs ${one.costPerMOutputUsd}`,
+    );
     assert.ok(many.throughputTokPerS > one.throughputTokPerS * 5);
   });
 });

@@ -4,7 +4,8 @@ import { clone, provider } from './helpers';
 
 /** Dollars from tokens and $/1M prices written out, not computed by the code under test. */
 const usd = (tokens: number, perM: number) => (tokens * perM) / 1e6;
-const near = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-12, `${actual} != ${expected}`);
+const near = (actual: number, expected: number) =>
+  assert.ok(Math.abs(actual - expected) < 1e-12, `${actual} != ${expected}`);
 const split = (c: CallCost) => [c.inputTokens, c.cachedTokens, c.cacheWriteTokens, c.outputTokens];
 
 describe('provider cost rules', () => {
@@ -23,9 +24,18 @@ describe('provider cost rules', () => {
   it('OpenAI: a 1,023-token prefix is not cached; exactly 1,024 is', () => {
     const p = provider('openai/gpt-4.1');
     assert.equal(callCost(p, { inputTokens: 5000, cachedPrefixTokens: 1023, outputTokens: 0 }, true).cachedTokens, 0);
-    assert.equal(callCost(p, { inputTokens: 5000, cachedPrefixTokens: 1024, outputTokens: 0 }, true).cachedTokens, 1024);
-    assert.equal(callCost(p, { inputTokens: 5000, cachedPrefixTokens: 1151, outputTokens: 0 }, true).cachedTokens, 1024);
-    assert.equal(callCost(p, { inputTokens: 5000, cachedPrefixTokens: 1152, outputTokens: 0 }, true).cachedTokens, 1152);
+    assert.equal(
+      callCost(p, { inputTokens: 5000, cachedPrefixTokens: 1024, outputTokens: 0 }, true).cachedTokens,
+      1024,
+    );
+    assert.equal(
+      callCost(p, { inputTokens: 5000, cachedPrefixTokens: 1151, outputTokens: 0 }, true).cachedTokens,
+      1024,
+    );
+    assert.equal(
+      callCost(p, { inputTokens: 5000, cachedPrefixTokens: 1152, outputTokens: 0 }, true).cachedTokens,
+      1152,
+    );
   });
 
   it('Anthropic: cold call writes the prefix at 1.25× (5-min TTL), warm reads it at 0.1×', () => {
@@ -55,15 +65,30 @@ describe('provider cost rules', () => {
       assert.deepEqual(split(c), [5000, 0, 0, 10]);
       assert.match(c.rule, /4096-token minimum/);
     }
-    assert.equal(callCost(p, { inputTokens: 5000, cachedPrefixTokens: 4096, outputTokens: 10 }, false).cacheWriteTokens, 4096);
+    assert.equal(
+      callCost(p, { inputTokens: 5000, cachedPrefixTokens: 4096, outputTokens: 10 }, false).cacheWriteTokens,
+      4096,
+    );
   });
 
   it('Anthropic and Google: above 200k input tokens the whole request uses the long-context rates', () => {
-    const sonnet = callCost(provider('anthropic/claude-sonnet-4.5'), { inputTokens: 250_000, cachedPrefixTokens: 200_000, outputTokens: 1000 }, true);
+    const sonnet = callCost(
+      provider('anthropic/claude-sonnet-4.5'),
+      { inputTokens: 250_000, cachedPrefixTokens: 200_000, outputTokens: 1000 },
+      true,
+    );
     near(sonnet.totalUsd, usd(200_000, 0.6) + usd(50_000, 6) + usd(1000, 22.5));
-    const gemini = callCost(provider('google/gemini-2.5-pro'), { inputTokens: 200_001, cachedPrefixTokens: 0, outputTokens: 1000 }, false);
+    const gemini = callCost(
+      provider('google/gemini-2.5-pro'),
+      { inputTokens: 200_001, cachedPrefixTokens: 0, outputTokens: 1000 },
+      false,
+    );
     near(gemini.totalUsd, usd(200_001, 2.5) + usd(1000, 15));
-    const short = callCost(provider('google/gemini-2.5-pro'), { inputTokens: 200_000, cachedPrefixTokens: 0, outputTokens: 1000 }, false);
+    const short = callCost(
+      provider('google/gemini-2.5-pro'),
+      { inputTokens: 200_000, cachedPrefixTokens: 0, outputTokens: 1000 },
+      false,
+    );
     near(short.totalUsd, usd(200_000, 1.25) + usd(1000, 10));
   });
 
@@ -72,7 +97,10 @@ describe('provider cost rules', () => {
     const warm = callCost(p, { inputTokens: 3000, cachedPrefixTokens: 2001, outputTokens: 50 }, true);
     assert.deepEqual(split(warm), [999, 2001, 0, 50]);
     near(warm.totalUsd, usd(999, 0.3) + usd(2001, 0.03) + usd(50, 2.5));
-    assert.equal(callCost(p, { inputTokens: 3000, cachedPrefixTokens: 2001, outputTokens: 50 }, false).cacheWriteUsd, 0);
+    assert.equal(
+      callCost(p, { inputTokens: 3000, cachedPrefixTokens: 2001, outputTokens: 50 }, false).cacheWriteUsd,
+      0,
+    );
   });
 
   it('DeepSeek: automatic cache in 64-token units, no write fee', () => {
@@ -93,7 +121,10 @@ describe('provider cost rules', () => {
     const p = clone(provider('anthropic/claude-sonnet-4'));
     delete p.prices.cacheWritePerM;
     p.caching.writePremium = 1.5;
-    near(callCost(p, { inputTokens: 2000, cachedPrefixTokens: 2000, outputTokens: 0 }, false).cacheWriteUsd, usd(2000, 4.5));
+    near(
+      callCost(p, { inputTokens: 2000, cachedPrefixTokens: 2000, outputTokens: 0 }, false).cacheWriteUsd,
+      usd(2000, 4.5),
+    );
   });
 
   it('1,000 calls = one cold call + 999 warm ones', () => {

@@ -35,7 +35,8 @@ describe('estimate', () => {
   });
 
   it('concurrency: simultaneous compute-bound prefills queue, so p99 > p50 and both grow with C', () => {
-    const at = (c: number) => estimate(target('llama-3.1-70b@4xh100-sxm'), { inputTokens: 8000, concurrency: c }).concurrencyTtftMs;
+    const at = (c: number) =>
+      estimate(target('llama-3.1-70b@4xh100-sxm'), { inputTokens: 8000, concurrency: c }).concurrencyTtftMs;
     const one = at(1);
     const many = at(16);
     assert.equal(one.p50, one.p99);
@@ -43,7 +44,13 @@ describe('estimate', () => {
   });
 
   it('a calibrated profile overrides the modelled latency for its target', () => {
-    const calibration = { ttftBaseMs: 100, msPerInputToken: 0.5, msPerInputToken2: 1e-5, tpotMs: 20, date: '2026-11-01' };
+    const calibration = {
+      ttftBaseMs: 100,
+      msPerInputToken: 0.5,
+      msPerInputToken2: 1e-5,
+      tpotMs: 20,
+      date: '2026-11-01',
+    };
     const e = estimate(target('llama-3.1-8b@h100-sxm'), { inputTokens: 1000, cachedTokens: 0, calibration });
     assert.equal(e.calibrated, true);
     assert.equal(e.ttftMs.p50, 100 + 0.5 * 1000 + 1e-5 * 1000 * 1000);

@@ -1,4 +1,10 @@
-import { loadTables, resolveTarget, parseTargetId, type ResolvedTarget, type Tables } from '../../../../src/core/estimate';
+import {
+  loadTables,
+  resolveTarget,
+  parseTargetId,
+  type ResolvedTarget,
+  type Tables,
+} from '../../../../src/core/estimate';
 
 export const builtin: Tables = loadTables().tables;
 

@@ -9,20 +9,32 @@ describe('self-hosted latency model', () => {
   it('prefill time grows with new tokens and with cached context (property)', () => {
     const t = selfHosted('llama-3.1-70b@2xh100-sxm:fp8');
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 0, max: 50_000 }), (n, extra, c) => {
-        for (const s of ['low', 'typical', 'high'] as const) {
-          assert.ok(prefillTime(t, n + extra, c, s).totalMs > prefillTime(t, n, c, s).totalMs);
-          assert.ok(prefillTime(t, n, c + extra, s).totalMs >= prefillTime(t, n, c, s).totalMs);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.integer({ min: 1, max: 5000 }),
+        fc.integer({ min: 0, max: 50_000 }),
+        (n, extra, c) => {
+          for (const s of ['low', 'typical', 'high'] as const) {
+            assert.ok(prefillTime(t, n + extra, c, s).totalMs > prefillTime(t, n, c, s).totalMs);
+            assert.ok(prefillTime(t, n, c + extra, s).totalMs >= prefillTime(t, n, c, s).totalMs);
+          }
+        },
+      ),
       SEED,
     );
   });
 
   it('a warm prompt (c cached + n new) is faster than the same prompt cold', () => {
     const t = selfHosted('qwen2.5-72b@4xa100-80gb');
-    for (const [total, cached] of [[2000, 1500], [30_000, 29_000], [9000, 10]]) {
-      assert.ok(prefillTime(t, total - (cached as number), cached as number, 'typical').totalMs < prefillTime(t, total as number, 0, 'typical').totalMs);
+    for (const [total, cached] of [
+      [2000, 1500],
+      [30_000, 29_000],
+      [9000, 10],
+    ]) {
+      assert.ok(
+        prefillTime(t, total - (cached as number), cached as number, 'typical').totalMs <
+          prefillTime(t, total as number, 0, 'typical').totalMs,
+      );
     }
   });
 
@@ -71,14 +83,23 @@ describe('self-hosted latency model', () => {
     const fp8 = selfHosted('llama-3.1-8b@h100-sxm:fp8');
     const ratio = decodeStep(fp8, 1, 1, 'typical').memoryMs / decodeStep(t, 1, 1, 'typical').memoryMs;
     assert.ok(ratio > 0.49 && ratio < 0.51, String(ratio));
-    assert.ok(decodeStep(selfHosted('llama-3.1-8b@h200'), 1000, 1, 'typical').tpotMs < decodeStep(t, 1000, 1, 'typical').tpotMs);
+    assert.ok(
+      decodeStep(selfHosted('llama-3.1-8b@h200'), 1000, 1, 'typical').tpotMs < decodeStep(t, 1000, 1, 'typical').tpotMs,
+    );
   });
 
   it('decode of an MoE at batch 1 reads only active weights, and more as the batch touches more experts', () => {
     const t = selfHosted('qwen3-235b-a22b@4xh100-sxm:fp8');
     const one = decodeStep(t, 0, 1, 'typical').memoryMs;
     const many = decodeStep(t, 0, 256, 'typical').memoryMs;
-    const dense = { ...t, model: { ...t.model, activeParamsB: t.model.totalParamsB, architecture: { ...t.model.architecture, moe: undefined } } };
+    const dense = {
+      ...t,
+      model: {
+        ...t.model,
+        activeParamsB: t.model.totalParamsB,
+        architecture: { ...t.model.architecture, moe: undefined },
+      },
+    };
     assert.ok(many > 5 * one);
     assert.ok(many <= decodeStep(dense, 0, 1, 'typical').memoryMs * 1.0001);
   });

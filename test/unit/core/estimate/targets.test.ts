@@ -4,9 +4,26 @@ import { builtin } from './helpers';
 
 describe('target ids', () => {
   it('parses MODEL@[Nx]HARDWARE[:PRECISION] and the "HARDWARE xN" spelling', () => {
-    assert.deepEqual(parseTargetId('llama-3.1-70b@4xh100-sxm:fp8'), { kind: 'self-hosted', model: 'llama-3.1-70b', hardware: 'h100-sxm', gpus: 4, precision: 'fp8' });
-    assert.deepEqual(parseTargetId('llama-3.1-70b@h100-sxm x4:fp8'), { kind: 'self-hosted', model: 'llama-3.1-70b', hardware: 'h100-sxm', gpus: 4, precision: 'fp8' });
-    assert.deepEqual(parseTargetId('gpt-oss-20b@mi300x'), { kind: 'self-hosted', model: 'gpt-oss-20b', hardware: 'mi300x', gpus: 1 });
+    assert.deepEqual(parseTargetId('llama-3.1-70b@4xh100-sxm:fp8'), {
+      kind: 'self-hosted',
+      model: 'llama-3.1-70b',
+      hardware: 'h100-sxm',
+      gpus: 4,
+      precision: 'fp8',
+    });
+    assert.deepEqual(parseTargetId('llama-3.1-70b@h100-sxm x4:fp8'), {
+      kind: 'self-hosted',
+      model: 'llama-3.1-70b',
+      hardware: 'h100-sxm',
+      gpus: 4,
+      precision: 'fp8',
+    });
+    assert.deepEqual(parseTargetId('gpt-oss-20b@mi300x'), {
+      kind: 'self-hosted',
+      model: 'gpt-oss-20b',
+      hardware: 'mi300x',
+      gpus: 1,
+    });
     assert.deepEqual(parseTargetId('openai/gpt-4o'), { kind: 'provider', id: 'openai/gpt-4o' });
   });
 
@@ -25,13 +42,21 @@ describe('target ids', () => {
       ['llama@2xh100-sxm x4', /GPU count twice/],
       ['llama@h100-sxm:fp9', /unknown precision 'fp9'.*did you mean fp8/],
     ] as const) {
-      assert.throws(() => parseTargetId(text), (e: unknown) => e instanceof TargetError && message.test(e.message), text);
+      assert.throws(
+        () => parseTargetId(text),
+        (e: unknown) => e instanceof TargetError && message.test(e.message),
+        text,
+      );
     }
   });
 
   it('suggests the closest valid ids for unknown models, hardware and providers', () => {
     const check = (id: string, expected: string) =>
-      assert.throws(() => resolveTarget(parseTargetId(id), builtin), (e: unknown) => e instanceof TargetError && e.suggestions[0] === expected, id);
+      assert.throws(
+        () => resolveTarget(parseTargetId(id), builtin),
+        (e: unknown) => e instanceof TargetError && e.suggestions[0] === expected,
+        id,
+      );
     check('lama-3.1-70b@h100-sxm', 'llama-3.1-70b');
     check('llama-3.1-70b@h100sxm', 'h100-sxm');
     check('llama-3.1-70b@h200-sxm', 'h200');

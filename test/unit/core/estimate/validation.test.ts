@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import validation from '../../../../data/validation.json';
-import { medianAbsPctError, predictPoint, validationFileSchema, type ValidationRow } from '../../../../src/core/estimate/validation';
+import {
+  medianAbsPctError,
+  predictPoint,
+  validationFileSchema,
+  type ValidationRow,
+} from '../../../../src/core/estimate/validation';
 import { builtin } from './helpers';
 
 describe('validation set', () => {

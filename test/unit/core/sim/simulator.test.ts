@@ -17,10 +17,18 @@ describe('simulated endpoint', () => {
 
   const start = (latency: SimLatencyModel) => startSimulator({ latency, tokenize: charTokens, defaultMaxTokens: 4 });
   const ask = (s: RunningSimulator, content: string, maxTokens = 3) =>
-    measureRequest(buildStreamRequest({ name: 'sim', kind: 'openai-chat', baseUrl: s.url, model: s.model }, undefined, [{ role: 'user', content }], maxTokens), {
-      timeoutMs: 5000,
-      countTokens: () => 0,
-    });
+    measureRequest(
+      buildStreamRequest(
+        { name: 'sim', kind: 'openai-chat', baseUrl: s.url, model: s.model },
+        undefined,
+        [{ role: 'user', content }],
+        maxTokens,
+      ),
+      {
+        timeoutMs: 5000,
+        countTokens: () => 0,
+      },
+    );
 
   it('listens on 127.0.0.1 only and says it is a simulator', async () => {
     const lines: string[] = [];
@@ -57,27 +65,46 @@ describe('simulated endpoint', () => {
     const r = await ask(sim, 'hello', 6);
     assert.equal(r.outputTokens, 6);
     assert.ok(r.tpotMs! >= 9 && r.tpotMs! < 25, `tpot ${r.tpotMs}`);
-    const body = JSON.stringify({ model: 'x', stream: true, stream_options: { include_usage: true }, max_tokens: 2, messages: [{ role: 'user', content: 'hello' }] });
+    const body = JSON.stringify({
+      model: 'x',
+      stream: true,
+      stream_options: { include_usage: true },
+      max_tokens: 2,
+      messages: [{ role: 'user', content: 'hello' }],
+    });
     const text = await (await fetch(`${sim.url}/chat/completions`, { method: 'POST', body })).text();
-    assert.match(text, /"usage":\{"prompt_tokens":13,"completion_tokens":2,"total_tokens":15,"prompt_tokens_details":\{"cached_tokens":0\}\}/);
+    assert.match(
+      text,
+      /"usage":\{"prompt_tokens":13,"completion_tokens":2,"total_tokens":15,"prompt_tokens_details":\{"cached_tokens":0\}\}/,
+    );
     assert.match(text, /"model":"prompt-lens-simulator"/);
     assert.ok(text.endsWith('data: [DONE]\n\n'));
   });
 
   it('answers non-streaming chat and completions requests with the whole text and usage', async () => {
     sim = await start({ prefillMs: () => 0, tpotMs: () => 0 });
-    const post = async (path: string, body: unknown) => (await fetch(`${sim!.url}${path}`, { method: 'POST', body: JSON.stringify(body) })).json();
-    const chat = (await post('/chat/completions', { messages: [{ role: 'user', content: 'hi' }], max_tokens: 3 })) as { choices: Array<{ message: { content: string } }>; usage: { completion_tokens: number } };
+    const post = async (path: string, body: unknown) =>
+      (await fetch(`${sim!.url}${path}`, { method: 'POST', body: JSON.stringify(body) })).json();
+    const chat = (await post('/chat/completions', { messages: [{ role: 'user', content: 'hi' }], max_tokens: 3 })) as {
+      choices: Array<{ message: { content: string } }>;
+      usage: { completion_tokens: number };
+    };
     assert.equal(chat.choices[0]!.message.content, ' simulated output token');
     assert.equal(chat.usage.completion_tokens, 3);
-    const completion = (await post('/completions', { prompt: 'hi' })) as { choices: Array<{ text: string }>; usage: { completion_tokens: number } };
+    const completion = (await post('/completions', { prompt: 'hi' })) as {
+      choices: Array<{ text: string }>;
+      usage: { completion_tokens: number };
+    };
     assert.equal(completion.usage.completion_tokens, 4, 'defaultMaxTokens applies without max_tokens');
     assert.equal(completion.choices[0]!.text.length > 0, true);
   });
 
   it('rejects bad requests with an OpenAI-style error naming the field, and unknown routes with 404', async () => {
     sim = await start({ prefillMs: () => 0, tpotMs: () => 0 });
-    const bad = await fetch(`${sim.url}/chat/completions`, { method: 'POST', body: JSON.stringify({ messages: [], max_tokens: -1 }) });
+    const bad = await fetch(`${sim.url}/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ messages: [], max_tokens: -1 }),
+    });
     assert.equal(bad.status, 400);
     const { error } = (await bad.json()) as { error: { message: string } };
     assert.match(error.message, /messages: must hold at least one message/);
