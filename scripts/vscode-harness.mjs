@@ -122,6 +122,7 @@ async function serveRequests(page) {
 
 const isWebviewFrame = (frame) => /vscode-webview|\/webview\/browser\/pre\//.test(frame.url()); // desktop and web hosts
 
+/* global document, window -- HANDLERS' callbacks to frame.evaluate run in the webview page */
 const HANDLERS = {
   async query(page, selector) {
     const result = { frames: 0, texts: [], scripted: false };

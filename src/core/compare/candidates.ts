@@ -13,7 +13,10 @@ import {
 /** Tensor-parallel sizes tried, smallest first: powers of two up to eight 8-GPU nodes. */
 export const GPU_COUNTS: readonly number[] = [1, 2, 4, 8, 16, 32, 64];
 
-/** The fewest GPUs whose usable memory holds the weights plus the KV cache of `kvTokens` tokens; undefined when none does. */
+/**
+ * The fewest GPUs whose usable memory holds the weights plus the KV cache of `kvTokens` tokens; undefined when none
+ * does.
+ */
 export function fewestGpus(deployment: Omit<Deployment, 'gpus'>, kvTokens: number): number | undefined {
   return GPU_COUNTS.find((gpus) => memoryFit({ ...deployment, gpus }, kvTokens).promptFits);
 }

@@ -1,4 +1,4 @@
-import type { CompareRow } from './rows';
+import type { CompareRow } from './types';
 
 /** The comparison table's columns, shared by the CLI table and the webview. */
 export type ColumnKey =

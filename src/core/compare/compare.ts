@@ -13,9 +13,10 @@ import type { TokenizerId } from '../tokenize/types';
 import { formatMs, formatUsd } from './columns';
 import { providerCandidates, selfHostedCandidates, GPU_COUNTS } from './candidates';
 import { addCheaperWiderNotes } from './notes';
-import { describeProfile, type WorkloadProfile } from './profiles';
+import { describeProfile } from './profiles';
 import { cheapestMeeting, sortRows } from './rank';
-import { evaluateTarget, type CompareRow } from './rows';
+import { evaluateTarget } from './rows';
+import type { CompareResult, CompareRow, WorkloadProfile } from './types';
 
 export interface CompareRequest {
   tables: Tables;
@@ -29,16 +30,7 @@ export interface CompareRequest {
   calibrationFor?: (targetId: string) => CalibrationProfile | undefined;
 }
 
-export interface CompareResult {
-  profile: WorkloadProfile;
-  model: string | null;
-  /** Sorted: rows meeting the SLO first by the profile's cost, then the rest by cost. */
-  rows: CompareRow[];
-  /** How the numbers were made, in words (the view and the CLI print these). */
-  assumptions: string[];
-  /** Targets left out and why (context window, memory). */
-  skipped: string[];
-}
+export type { CompareResult } from './types';
 
 export function compareTargets(request: CompareRequest): CompareResult {
   const { tables, profile, model } = request;

@@ -1,5 +1,4 @@
-import type { WorkloadProfile } from './profiles';
-import type { CompareRow } from './rows';
+import type { CompareRow, WorkloadProfile } from './types';
 
 /** The levers that change a verdict, in the words the view shows. */
 export const NOTE = {

@@ -1,19 +1,8 @@
 import { z } from 'zod';
 import { DEFAULT_OUTPUT_TOKENS } from '../estimate';
+import type { WorkloadProfile } from './types';
 
-/** What a workload cares about: the SLO it must meet and the cost it ranks by. */
-export interface WorkloadProfile {
-  name: 'interactive' | 'batch' | 'custom';
-  /** TTFT limit on the p99 request at `concurrency`; null: no TTFT SLO. */
-  ttftMs: number | null;
-  /** TPOT limit (typical decode step at batch `concurrency`); null: no TPOT SLO. */
-  tpotMs: number | null;
-  /** Requests in flight together: the expected p95 concurrency (interactive) or the batch size (batch). */
-  concurrency: number;
-  outputTokens: number;
-  /** interactive ranks by $ per 1,000 calls; batch by $ per million output tokens. */
-  rankBy: 'costPer1kCalls' | 'costPerMOutput';
-}
+export type { WorkloadProfile } from './types';
 
 export const PROFILE_NAMES = ['interactive', 'batch'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];

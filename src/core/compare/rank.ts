@@ -1,5 +1,4 @@
-import type { WorkloadProfile } from './profiles';
-import type { CompareRow } from './rows';
+import type { CompareRow, WorkloadProfile } from './types';
 
 export type RankBy = WorkloadProfile['rankBy'];
 

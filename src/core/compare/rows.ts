@@ -3,54 +3,14 @@ import {
   targetTokenizerId,
   type CalibrationProfile,
   type Estimate,
-  type Precision,
   type PromptTokens,
   type ResolvedTarget,
 } from '../estimate';
 import { rowNotes } from './notes';
-import type { WorkloadProfile } from './profiles';
+import type { CompareRow, SloMetric, WorkloadProfile } from './types';
 import { replicaTimePerCall, replicaTokensPerSecond, selfHostedCallUsd } from './selfHostedCost';
 
-export type SloMetric = 'ttft' | 'tpot';
-
-/** One target judged against a profile: what the comparison table shows. */
-export interface CompareRow {
-  target: string;
-  kind: 'provider' | 'self-hosted';
-  /** Self-hosted only: what is deployed and its hourly price. */
-  deployment?: {
-    model: string;
-    hardware: string;
-    gpus: number;
-    precision: Precision;
-    usdPerGpuHour: number;
-    priceSource: string;
-  };
-  inputTokens: number;
-  tokensExact: boolean;
-  cachedTokens: number;
-  /** At the profile's concurrency; warm when a cached prefix was given. */
-  ttftMs: { p50: number; p99: number };
-  coldTtftMs: { p50: number; p99: number };
-  tpotMs: number;
-  e2eMs: number;
-  meetsSlo: boolean;
-  /** The metrics over their limit (warm case). */
-  failing: SloMetric[];
-  /** "meets" or what fails, e.g. "TTFT p99 812 ms > 500 ms". */
-  verdict: string;
-  coldMeetsSlo: boolean;
-  costPer1kCallsUsd: number;
-  costPerMOutputUsd: number;
-  /** Self-hosted: output tokens/s of one replica at the batch; provider: this client's C streams together. */
-  throughputTokPerS: number;
-  prefillBound: 'compute' | 'memory' | null;
-  decodeBound: 'compute' | 'memory' | null;
-  calibrated: boolean;
-  /** Where the latency comes from: a provider profile's basis, the self-hosted model, or a calibrated profile. */
-  latencyBasis: 'measured' | 'mixed' | 'assumed' | 'modelled' | 'calibrated';
-  notes: string[];
-}
+export type { CompareRow, SloMetric } from './types';
 
 export interface RowContext {
   profile: WorkloadProfile;

@@ -52,7 +52,10 @@ export function prefillFlops(model: ModelRow, newTokens: number, cachedTokens: n
   return { linear, attention, total: linear + attention };
 }
 
-/** Peak dense FLOP/s per GPU for the precision; without native support weights are dequantised and the bf16 rate applies. */
+/**
+ * Peak dense FLOP/s per GPU for the precision; without native support weights are dequantised and the bf16 rate
+ * applies.
+ */
 export function computeRate(d: Deployment, scenario: Scenario): { flops: number; native: boolean } {
   const f = d.hardware.flops;
   const native =

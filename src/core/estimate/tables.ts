@@ -31,7 +31,10 @@ export interface TableProblem {
   message: string;
 }
 
-/** Rows from one place (built-in file, settings, workspace file, --table FILE); later sources override earlier ones by id. */
+/**
+ * Rows from one place (built-in file, settings, workspace file, --table FILE); later sources override earlier ones by
+ * id.
+ */
 export interface TableSource {
   name: string;
   data: unknown;

@@ -118,7 +118,10 @@ function defaultPrecision(model: ModelRow): Precision {
   return model.precisions[0] ?? 'bf16';
 }
 
-/** A provider model served from an open-weight row we know (e.g. groq/llama-3.3-70b-versatile) gets that row's tokenizer. */
+/**
+ * A provider model served from an open-weight row we know (e.g. groq/llama-3.3-70b-versatile) gets that row's
+ * tokenizer.
+ */
 function modelOf(provider: ProviderRow, tables: Tables): { model?: ModelRow } {
   const model =
     tables.models.get(provider.model) ?? [...tables.models.values()].find((m) => provider.model.startsWith(m.id));

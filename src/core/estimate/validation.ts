@@ -16,7 +16,10 @@ export const validationPointSchema = z.object({
   inputTokens: z.number().int().positive(),
   measured: z.number().finite().positive(),
   engine: z.string().min(1),
-  /** Which point of the efficiency band this engine corresponds to (llama.cpp: low, vLLM/SGLang: typical, TensorRT-LLM: high). */
+  /**
+   * Which point of the efficiency band this engine corresponds to (llama.cpp: low, vLLM/SGLang: typical, TensorRT-LLM:
+   * high).
+   */
   engineTier: z.enum(['low', 'typical', 'high']),
   /** 'fit': used to set its class's band values (in-sample); 'check': held out. */
   role: z.enum(['fit', 'check']),

@@ -185,12 +185,10 @@ export function buildReport(
       cacheRule: model.cacheRule,
     },
     files,
-    cacheGroups: analyser
-      .groups()
-      .map((g) => ({
-        ...g,
-        members: g.members.map((m) => ({ ...m, prefixEnd: locate(m.file, { start: m.prefixEnd, end: m.prefixEnd }) })),
-      })),
+    cacheGroups: analyser.groups().map((g) => ({
+      ...g,
+      members: g.members.map((m) => ({ ...m, prefixEnd: locate(m.file, { start: m.prefixEnd, end: m.prefixEnd }) })),
+    })),
     findings,
     summary: {
       files: files.length,

@@ -35,7 +35,10 @@ export function splitRoleSections(text: string, offset: number): RoleSection[] |
   return sections;
 }
 
-/** [from, to) less its leading and trailing line breaks; a loop, since a regex anchored at `$` goes quadratic on long runs. */
+/**
+ * [from, to) less its leading and trailing line breaks; a loop, since a regex anchored at `$` goes quadratic on long
+ * runs.
+ */
 function withoutEdgeLineBreaks(text: string, from: number, to: number): [number, number] {
   const isBreak = (i: number): boolean => text[i] === '\n' || text[i] === '\r';
   let start = from;

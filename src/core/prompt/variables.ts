@@ -110,7 +110,10 @@ export function unfilledVariables(prompt: ParsedPrompt): string[] {
   return [...new Set(prompt.variables.filter((v) => !v.filled).map((v) => v.name))];
 }
 
-/** Variable names for a one-line message: at most ten, each cut to 40 characters (a generated or binary file can have thousands). */
+/**
+ * Variable names for a one-line message: at most ten, each cut to 40 characters (a generated or binary file can have
+ * thousands).
+ */
 export function listNames(names: readonly string[]): string {
   const shown = names
     .slice(0, LISTED_NAMES)

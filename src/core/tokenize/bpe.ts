@@ -23,7 +23,9 @@ export function hasLongRun(text: string): boolean {
   return found;
 }
 
-/** `text` as pieces that are encoded separately: long runs cut every MAX_RUN code units (never inside a surrogate pair). */
+/**
+ * `text` as pieces that are encoded separately: long runs cut every MAX_RUN code units (never inside a surrogate pair).
+ */
 function* pieces(text: string): Generator<string> {
   let from = 0;
   for (const match of text.matchAll(LONG_RUN)) {

@@ -129,7 +129,10 @@ export class IncrementalCounter {
   }
 }
 
-/** Compared a block at a time: string equality is a memory compare (≈ 0.1 ms per megabyte here, against 3.4 ms for a charCodeAt loop). */
+/**
+ * Compared a block at a time: string equality is a memory compare (≈ 0.1 ms per megabyte here, against 3.4 ms for a
+ * charCodeAt loop).
+ */
 const COMPARE_BLOCK = 4096;
 
 /**

@@ -27,7 +27,10 @@ export function llama3Ranks(vocabulary: Llama3Vocabulary): RawBytePairRanks {
   });
 }
 
-/** GPT-2's byte-to-unicode table, inverted (char code → byte): printable bytes stand for themselves, others for U+0100 on. */
+/**
+ * GPT-2's byte-to-unicode table, inverted (char code → byte): printable bytes stand for themselves, others for U+0100
+ * on.
+ */
 function byteLevelDecoder(): Uint8Array {
   const printable = (b: number): boolean =>
     (b >= 0x21 && b <= 0x7e) || (b >= 0xa1 && b <= 0xac) || (b >= 0xae && b <= 0xff);

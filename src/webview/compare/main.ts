@@ -4,7 +4,7 @@ import '../common/view.css';
 import './compare.css';
 // The columns module only, so the bundle does not pull in the estimation engine and its tables.
 import { columnsFor } from '../../core/compare/columns';
-import type { CompareRow } from '../../core/compare';
+import type { CompareRow } from '../../core/compare/types';
 import { connect } from '../common/host';
 import { h, replaceChildren } from '../common/dom';
 import {

@@ -1,5 +1,5 @@
 // Pure helpers of the Compare Targets view: columns, sorting and filtering (unit-tested in Node).
-import type { CompareRow } from '../../core/compare';
+import type { CompareRow } from '../../core/compare/types';
 import { COLUMNS, type ColumnKey } from '../../core/compare/columns';
 
 /** `rank` is compareTargets' order; the others are table columns. */
@@ -24,7 +24,10 @@ export function nextSort(current: SortState, key: SortKey): SortState {
   return { key, direction: 'asc' };
 }
 
-/** `rank` is the order compareTargets gave (SLO first, then cost); other keys compare the column's value, ties keep rank. */
+/**
+ * `rank` is the order compareTargets gave (SLO first, then cost); other keys compare the column's value, ties keep
+ * rank.
+ */
 export function sortRows(rows: readonly CompareRow[], sort: SortState): CompareRow[] {
   const sign = sort.direction === 'asc' ? 1 : -1;
   const column = COLUMNS.find((c) => c.key === sort.key);

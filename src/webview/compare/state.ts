@@ -1,4 +1,4 @@
-import type { CompareResult, CompareRow, WorkloadProfile } from '../../core/compare';
+import type { CompareResult, CompareRow, WorkloadProfile } from '../../core/compare/types';
 
 /** What the Compare Targets view renders: posted whole by the extension (see protocol.ts). */
 export interface CompareViewState {

@@ -26,7 +26,7 @@ function filesUnder(dir: string): string[] {
 
 describe('security: hostile endpoints, escaping and secrets', () => {
   let server: Server;
-  let authHeaders: string[] = [];
+  const authHeaders: string[] = [];
   const config = () => vscode.workspace.getConfiguration('promptLens');
 
   before(async () => {

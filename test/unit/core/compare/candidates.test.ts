@@ -14,7 +14,8 @@ describe('compare: candidates', () => {
 
   it('picks the fewest GPUs whose memory holds the weights plus the KV cache', () => {
     // 70.6B × 2 bytes = 141.2 GB of weights; 90% of 80 GB = 72 GB usable per GPU, so one GPU cannot hold them.
-    // On 2 GPUs: (72 − 70.6) GB × 2 = 2.8 GB of room ÷ 327,680 bytes/token (2·80 layers·8 KV heads·128·2) = 8,544 tokens.
+    // On 2 GPUs: (72 − 70.6) GB × 2 = 2.8 GB of room ÷ 327,680 bytes/token (2·80 layers·8 KV heads·128·2) = 8,544
+    // tokens.
     assert.equal(fewestGpus(deployment, 1), 2);
     assert.equal(fewestGpus(deployment, 8544), 2);
     assert.equal(fewestGpus(deployment, 8545), 4);
