@@ -12,7 +12,6 @@ import {
   openPrompt,
   queryWebviews,
   screenshot,
-  sleep,
   waitFor,
   workspaceFile,
 } from '../helpers';
@@ -164,7 +163,15 @@ describe('benchmark this prompt', () => {
     await config().update('benchmark.concurrency', [1], vscode.ConfigurationTarget.Workspace);
     const editor = await openPrompt('support.prompt');
     const run = vscode.commands.executeCommand<BenchResult>('promptLens.benchmarkPrompt', editor.document.uri, 'sim');
-    await sleep(1500);
+    // Cancel once a request has finished (the live progress says so), not after a guessed delay.
+    await waitFor(
+      'a finished request',
+      async () => {
+        const done = /(\d+)\/200/.exec((await extensionApi()).resultsState()?.progress ?? '');
+        return done && Number(done[1]) > 0 ? true : undefined;
+      },
+      30_000,
+    );
     await vscode.commands.executeCommand('promptLens.cancelBenchmark');
     const result = await run;
     assert.equal(result.partial, true);
