@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 import { countPrompt, tokenizerIdFor, type PromptCount } from '../../core/count';
 import { parsePrompt } from '../../core/prompt/parse';
 import { listNames } from '../../core/prompt/variables';
-import { hasLongRun, MAX_RUN } from '../../core/tokenize/bpe';
 import { withChatOverhead } from '../../core/tokenize/chatOverhead';
 import { getTokenizer, isTokenizerId } from '../../core/tokenize/registry';
 import { estimateFromSamples, SAMPLE_WINDOWS } from '../../core/tokenize/sampled';
@@ -14,7 +13,7 @@ export const COUNT_USAGE = `prompt-lens count FILE... [--tokenizer ID] [--json] 
 
 interface CountRow extends PromptCount {
   file: string;
-  /** Why a count is approximate beyond its tokenizer (a file over the size limit, cut runs). */
+  /** Why a count is approximate beyond its tokenizer (a file over the size limit). */
   notes: string[];
 }
 
@@ -56,14 +55,7 @@ export async function countCommand(args: string[], io: CliIo): Promise<number> {
 
 function parsedRow(file: string, text: string, forced: TokenizerId | undefined): CountRow {
   const parsed = parsePrompt(file, text);
-  const count = countPrompt(parsed, getTokenizer(forced ?? tokenizerIdFor(parsed)));
-  if (!hasLongRun(text)) return { file, ...count, notes: [] };
-  return {
-    file,
-    ...count,
-    exact: false,
-    notes: [`runs of over ${MAX_RUN} characters without a token boundary are cut: count approximate`],
-  };
+  return { file, ...countPrompt(parsed, getTokenizer(forced ?? tokenizerIdFor(parsed))), notes: [] };
 }
 
 /** Not parsed: the raw text as one message, its tokens estimated from samples. */

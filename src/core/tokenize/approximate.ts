@@ -11,6 +11,7 @@ export function scaledTokenizer(id: TokenizerId, base: Tokenizer, factor: number
     id,
     exact: false,
     countBase: base.countBase,
+    countChunks: base.countChunks,
     finish,
     count: (text) => finish(base.countBase(text)),
     encode: base.encode,

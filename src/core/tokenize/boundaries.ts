@@ -1,8 +1,9 @@
 /**
  * Where a text may be cut so that tokenising the parts separately gives the same tokens as the whole.
  *
- * The o200k_base, cl100k_base and Llama 3 split patterns (all our exact tokenizers, and the base of
- * every approximation) never put these pairs of characters in one pre-token:
+ * The o200k_base, cl100k_base and Llama 3 split patterns (patterns.ts: all our exact tokenizers, and
+ * the base of every approximation; whitespace there and here is Unicode White_Space) never put these
+ * pairs of characters in one pre-token:
  * 1. a newline, then a character that is neither whitespace nor `/`: newlines only end a punctuation
  *    run (`[\r\n]*`; o200k `[\r\n/]*`, hence `/`) or sit in a whitespace-only run;
  * 2. a letter, then a character that is not a letter, a combining mark or `'`: letter runs end in
@@ -12,7 +13,7 @@
  * 4. a non-whitespace character, then whitespace other than CR/LF: only whitespace alternatives take
  *    whitespace, except a punctuation run's trailing `[\r\n]*` and a leading space before the run.
  * What comes after a cut does not depend on what came before (no look-behind), and the only
- * look-ahead (`\s+(?!\S)`, gpt-tokenizer's `\s+$`) concerns whitespace runs, which never end right
+ * look-ahead (`\s+(?!\S)`) concerns whitespace runs, which never end right
  * before such a cut except with a newline that `\s*[\r\n]+` takes first. BPE works per pre-token,
  * so counts add up. The property test in test/unit/core/incremental.test.ts checks all of this.
  */
@@ -28,7 +29,8 @@ export function isSafeBoundary(text: string, at: number): boolean {
   return after !== '\r' && after !== '\n' && WHITESPACE.test(after);
 }
 
-const WHITESPACE = /^\s$/u;
+// White_Space, as in the split patterns (see patterns.ts), not JavaScript's `\s`.
+const WHITESPACE = /^\p{White_Space}$/u;
 const LETTER = /^\p{L}$/u;
 const JOINS_LETTER = /^[\p{L}\p{M}']$/u;
 const DIGIT = /^\p{N}$/u;

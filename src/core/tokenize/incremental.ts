@@ -1,6 +1,6 @@
 import { Slicer } from '../slicer';
 import { chunkLengths } from './boundaries';
-import type { Tokenizer } from './types';
+import type { Chunk, Tokenizer } from './types';
 
 /** A text edit in the coordinates of the text before it: replace [offset, offset+removed) by `inserted`. */
 export interface TextEdit {
@@ -12,18 +12,18 @@ export interface TextEdit {
 /** Chunks of about this many UTF-16 units: small enough that re-counting one takes well under 1 ms. */
 export const CHUNK_TARGET = 2048;
 
-interface Chunk {
-  length: number;
-  tokens: number;
-}
+/** A first count in slices counts windows of about this many units between pauses (≈ 2–5 ms each). */
+const WINDOW = 32_768;
 
 /**
  * Keeps a text's token count by chunk, so an edit re-tokenises only the chunks it touches (cut at
  * boundaries the split pattern never joins across; see boundaries.ts) instead of the whole text.
+ * The chunks come from the counting pass itself (Tokenizer.countChunks), so a first count costs what
+ * a plain count does.
  */
 export class IncrementalCounter {
-  private chunks: Chunk[] = [];
-  private base = 0;
+  private chunks: Chunk[];
+  private base: number;
 
   constructor(
     readonly tokenizer: Tokenizer,
@@ -31,7 +31,7 @@ export class IncrementalCounter {
     private readonly target = CHUNK_TARGET,
     counted?: Chunk[],
   ) {
-    this.chunks = counted ?? this.countChunks(0, text.length);
+    this.chunks = counted ?? tokenizer.countChunks(text, target);
     this.base = sum(this.chunks);
   }
 
@@ -48,8 +48,9 @@ export class IncrementalCounter {
     const chunks: Chunk[] = [];
     let from = 0;
     const slicer = new Slicer(sliceMs);
-    for (const length of chunkLengths(text, 0, text.length, target)) {
-      chunks.push({ length, tokens: tokenizer.countBase(text.slice(from, from + length)) });
+    // Windows end at safe boundaries, so their chunks are the text's chunks.
+    for (const length of chunkLengths(text, 0, text.length, Math.max(WINDOW, target))) {
+      for (const chunk of tokenizer.countChunks(text.slice(from, from + length), target)) chunks.push(chunk);
       from += length;
       await slicer.pause();
     }
@@ -103,12 +104,7 @@ export class IncrementalCounter {
   }
 
   private countChunks(start: number, end: number): Chunk[] {
-    let from = start;
-    return chunkLengths(this.text, start, end, this.target).map((length) => {
-      const tokens = this.tokenizer.countBase(this.text.slice(from, from + length));
-      from += length;
-      return { length, tokens };
-    });
+    return this.tokenizer.countChunks(this.text.slice(start, end), this.target);
   }
 
   /** Index of the chunk containing `position` (the last chunk for the end of the text). */

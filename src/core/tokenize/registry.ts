@@ -1,8 +1,8 @@
 import type { RawBytePairRanks } from 'gpt-tokenizer/BytePairEncodingCore';
-import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { scaledTokenizer } from './approximate';
 import { bpeTokenizer } from './bpe';
 import { llama3Ranks } from './llama3';
+import { CL100K_PATTERN, O200K_PATTERN, splitRegex } from './patterns';
 import { TOKENIZER_IDS, type ExactTokenizerId, type Tokenizer, type TokenizerId, type TokenizerInfo } from './types';
 
 /**
@@ -45,14 +45,18 @@ function isApproximate(id: TokenizerId): id is ApproximateId {
 // Literal requires so the bundler can split each vocabulary into its own lazily required file.
 const EXACT_LOADERS: Record<ExactTokenizerId, () => Tokenizer> = {
   o200k_base: () =>
-    bpeTokenizer('o200k_base', defaultExport(require('gpt-tokenizer/bpeRanks/o200k_base')), O200K_TOKEN_SPLIT_REGEX),
+    bpeTokenizer('o200k_base', defaultExport(require('gpt-tokenizer/bpeRanks/o200k_base')), splitRegex(O200K_PATTERN)),
   cl100k_base: () =>
-    bpeTokenizer('cl100k_base', defaultExport(require('gpt-tokenizer/bpeRanks/cl100k_base')), CL100K_TOKEN_SPLIT_REGEX),
+    bpeTokenizer(
+      'cl100k_base',
+      defaultExport(require('gpt-tokenizer/bpeRanks/cl100k_base')),
+      splitRegex(CL100K_PATTERN),
+    ),
   llama3: () =>
     bpeTokenizer(
       'llama3',
       llama3Ranks(require('llama3-tokenizer-js/bundle/commonjs-llama3-tokenizer-with-baked-data.cjs').llama3Tokenizer),
-      CL100K_TOKEN_SPLIT_REGEX,
+      splitRegex(CL100K_PATTERN),
     ),
 };
 

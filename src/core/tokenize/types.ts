@@ -8,6 +8,12 @@ export interface Tokenizer {
    * (see boundaries.ts), which is what incremental counting relies on.
    */
   countBase(text: string): number;
+  /**
+   * `countBase` by chunk: `text` cut at safe boundaries into chunks of at least `target` UTF-16
+   * units (the last may be shorter), each with its own base count, found in the counting pass.
+   * The chunks' lengths add up to the text's and their counts to `countBase(text)`.
+   */
+  countChunks(text: string, target: number): Chunk[];
   /** Turns a (summed) base count into this tokenizer's count: identity for exact tokenizers. */
   finish(baseCount: number): number;
   /** `finish(countBase(text))`. */
@@ -17,6 +23,13 @@ export interface Tokenizer {
    * positions (prefix-cache blocks), while its counts come from `count`.
    */
   encode(text: string): number[];
+}
+
+/** A stretch of text and its base token count (incremental counting keeps a text as these). */
+export interface Chunk {
+  /** UTF-16 units. */
+  length: number;
+  tokens: number;
 }
 
 export const EXACT_TOKENIZER_IDS = ['o200k_base', 'cl100k_base', 'llama3'] as const;

@@ -64,9 +64,9 @@ describe('hostile prompt files through the built CLI', function () {
     for (const row of rows)
       assert.ok(Number.isInteger(row.contentTokens) && row.contentTokens >= 0, `${row.file}: ${row.contentTokens}`);
     const byName = new Map(rows.map((r) => [r.file, r]));
-    // Cut runs are reported, not silently exact.
-    assert.equal(byName.get('long-runs.prompt')?.exact, false);
-    assert.match(byName.get('long-runs.prompt')?.notes[0] ?? '', /without a token boundary/);
+    // 300,000-character words are merged exactly (the heap merge), not cut.
+    assert.equal(byName.get('long-runs.prompt')?.exact, true);
+    assert.deepEqual(byName.get('long-runs.prompt')?.notes, []);
     assert.equal(byName.get('empty.prompt')?.contentTokens, 0);
   });
 

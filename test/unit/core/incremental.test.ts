@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { fuzzParams } from '../helpers/fuzz';
+import { hardText } from '../helpers/hardText';
 import { countPrompt } from '../../../src/core/count';
 import { parsePrompt } from '../../../src/core/prompt/parse';
-import { chunkLengths } from '../../../src/core/tokenize/boundaries';
+import { chunkLengths, isSafeBoundary } from '../../../src/core/tokenize/boundaries';
 import { IncrementalCounter } from '../../../src/core/tokenize/incremental';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
 import { CountMemo } from '../../../src/core/tokenize/countMemo';
@@ -61,6 +62,11 @@ const PIECES = [
   '<|endoftext|>',
   '\u00a0',
   '\u3000',
+  '\u0085',
+  '\uFEFF',
+  '\u2028',
+  "'\u017F",
+  '\uD800',
 ];
 const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((parts) => parts.join(''));
 const SEED = 20260530;
@@ -82,6 +88,24 @@ describe('incremental tokenisation', () => {
           assert.equal(sum, tokenizer.count(t), JSON.stringify(t));
         }),
         fuzzParams(SEED, 400),
+      );
+    });
+
+    it(`${id}: countChunks cuts only at safe boundaries, and each chunk counts alone as in the whole (property)`, () => {
+      fc.assert(
+        fc.property(hardText(30), fc.integer({ min: 1, max: 64 }), (t, target) => {
+          const chunks = tokenizer.countChunks(t, target);
+          let from = 0;
+          for (const [i, chunk] of chunks.entries()) {
+            const piece = t.slice(from, from + chunk.length);
+            assert.ok(chunk.length >= target || i === chunks.length - 1, `short chunk ${i}`);
+            assert.equal(chunk.tokens, tokenizer.countBase(piece), JSON.stringify(piece));
+            from += chunk.length;
+            assert.ok(isSafeBoundary(t, from), `cut at ${from} of ${JSON.stringify(t)}`);
+          }
+          assert.equal(from, t.length);
+        }),
+        fuzzParams(SEED, 300),
       );
     });
 
@@ -110,7 +134,10 @@ describe('incremental tokenisation', () => {
     const tokenizer = getTokenizer('o200k_base');
     const big = 'Hello world, this is a line.\n'.repeat(2000);
     let counted = 0;
-    const spy = { ...tokenizer, countBase: (t: string) => ((counted += t.length), tokenizer.countBase(t)) };
+    const spy = {
+      ...tokenizer,
+      countChunks: (t: string, target: number) => ((counted += t.length), tokenizer.countChunks(t, target)),
+    };
     const counter = new IncrementalCounter(spy, big);
     counted = 0;
     counter.apply({ offset: 30_000, removed: 0, inserted: 'x' });

@@ -4,7 +4,6 @@ import { promptTokenCounter } from '../../../src/core/compare';
 import { countPrompt } from '../../../src/core/count';
 import { parsePrompt } from '../../../src/core/prompt/parse';
 import { MAX_NESTING } from '../../../src/core/prompt/yaml';
-import { hasLongRun, MAX_RUN } from '../../../src/core/tokenize/bpe';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
 import { estimateFromSamples, SAMPLE_CHARS, SAMPLE_WINDOWS } from '../../../src/core/tokenize/sampled';
 import { largeProse } from '../helpers/hostileFiles';
@@ -12,21 +11,16 @@ import { largeProse } from '../helpers/hostileFiles';
 const o200k = getTokenizer('o200k_base');
 
 describe('limits on hostile text', () => {
-  it('a 200,000-letter run (about 30 s of BPE uncut) counts in well under a second, flagged as cut', () => {
+  it('a 200,000-letter word (about 30 s of quadratic BPE) is merged exactly without hanging', () => {
     const run = 'a'.repeat(200_000);
     const started = performance.now();
     const tokens = o200k.count(run);
-    assert.ok(performance.now() - started < 1500, `${(performance.now() - started).toFixed(0)} ms`);
-    // Each 256-letter piece is 32 tokens of 8 letters; uncut the run is 25,000 tokens too.
-    assert.equal(tokens, Math.floor(200_000 / MAX_RUN) * 32 + Math.ceil((200_000 % MAX_RUN) / 8));
+    // A hang guard, not a speed goal (those are in npm run bench): ~0.2 s of CPU here.
+    assert.ok(performance.now() - started < 10_000, `${(performance.now() - started).toFixed(0)} ms`);
+    // 'aaaaaaaa' is one o200k_base token, and BPE of the whole word lands on it 25,000 times.
+    assert.equal(o200k.encode('a'.repeat(8)).length, 1);
+    assert.equal(tokens, 25_000);
     assert.equal(o200k.encode(run).length, tokens);
-    assert.equal(hasLongRun(run), true);
-    assert.equal(hasLongRun(`${'a'.repeat(MAX_RUN)}1${'='.repeat(MAX_RUN)}1${' '.repeat(MAX_RUN)}1`), false);
-  });
-
-  it('cutting a run never splits a surrogate pair', () => {
-    const run = '𝐀'.repeat(1000);
-    assert.equal(o200k.count(run), o200k.count('𝐀'.repeat(500)) * 2);
   });
 
   it('estimateFromSamples is within 3% of the exact count on prose and base64', () => {

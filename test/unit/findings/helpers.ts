@@ -10,6 +10,7 @@ export const wordTokenizer: Tokenizer = {
   encode: (text) => wordsOf(text).map(wordId),
   count: (text) => wordsOf(text).length,
   countBase: (text) => wordsOf(text).length,
+  countChunks: (text) => (text ? [{ length: text.length, tokens: wordsOf(text).length }] : []),
   finish: (n) => n,
 };
 
