@@ -26,7 +26,8 @@ describe('tokenizers', () => {
   });
 
   it('gives the same ids as js-tiktoken (a second implementation) on a mixed corpus and edge cases', () => {
-    const text = mixedCorpus(40_000, 3) + EDGE;
+    // js-tiktoken takes ~10 s for 40,000 characters on a loaded machine; the fuzz suite covers tiktoken itself.
+    const text = mixedCorpus(10_000, 3) + EDGE;
     assert.deepEqual(o200k.encode(text), new Tiktoken(o200kRanks).encode(text, [], []));
     assert.deepEqual(cl100k.encode(text), new Tiktoken(cl100kRanks).encode(text, [], []));
   });
