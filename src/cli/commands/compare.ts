@@ -16,9 +16,12 @@ import { EXIT, UsageError, type CliIo } from '../io';
 import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, readWholePrompt } from '../promptInput';
 import { loadCliTables } from '../tables';
 import { flag, intFlag, optionalFlag } from './flags';
+import { PRICING_OPTIONS, PRICING_USAGE, pricingFlags } from './pricingFlags';
 
 export const COMPARE_USAGE =
-  'prompt-lens compare FILE [--profile interactive|batch] [--slo ttft=500,tpot=30] [--concurrency C] [--output-tokens M] [--model ID] [--cached N] [--table FILE] [--json] ' +
+  'prompt-lens compare FILE [--profile interactive|batch] [--slo ttft=500,tpot=30] [--concurrency C] [--output-tokens M] [--model ID] [--cached N] ' +
+  PRICING_USAGE +
+  ' [--table FILE] [--json] ' +
   MAX_FILE_USAGE;
 
 const OPTIONS = {
@@ -30,6 +33,7 @@ const OPTIONS = {
   cached: { type: 'string' },
   table: { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
+  ...PRICING_OPTIONS,
   ...MAX_FILE_OPTION,
 } as const;
 
@@ -58,6 +62,7 @@ export async function compareCommand(args: string[], io: CliIo): Promise<number>
   const file = positionals[0] as string;
   const flags = sloSettings(values);
   const cached = optionalFlag('cached', values.cached, intFlag(0, 100_000_000)) ?? 0;
+  const pricing = pricingFlags(values);
 
   const tables = await loadCliTables(values.table ?? [], io);
   const text = await readWholePrompt(io, file, maxFileBytesFlag(values['max-file-bytes']));
@@ -76,6 +81,8 @@ export async function compareCommand(args: string[], io: CliIo): Promise<number>
     countTokens: promptTokenCounter(prompt),
     cachedTokens: cached,
     ...(model ? { model } : {}),
+    cacheTtl: pricing.cacheTtl,
+    at: pricing.at,
   });
   io.out(values.json ? `${JSON.stringify(result, null, 2)}\n` : humanReport(file, result));
   return EXIT.ok;

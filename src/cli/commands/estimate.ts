@@ -14,9 +14,12 @@ import { EXIT, UsageError, type CliIo } from '../io';
 import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, readWholePrompt } from '../promptInput';
 import { loadCliTables } from '../tables';
 import { intFlag, optionalFlag } from './flags';
+import { PRICING_OPTIONS, PRICING_USAGE, pricingFlags } from './pricingFlags';
 
 export const ESTIMATE_USAGE =
-  'prompt-lens estimate (FILE | --tokens N) (--model ID --hardware ID [--gpus N] [--precision P] | --provider ID --model ID) [--cached N] [--output-tokens M] [--concurrency C] [--table FILE] [--json] ' +
+  'prompt-lens estimate (FILE | --tokens N) (--model ID --hardware ID [--gpus N] [--precision P] | --provider ID --model ID) [--cached N] [--output-tokens M] [--concurrency C] ' +
+  PRICING_USAGE +
+  ' [--table FILE] [--json] ' +
   MAX_FILE_USAGE;
 
 const OPTIONS = {
@@ -31,6 +34,7 @@ const OPTIONS = {
   concurrency: { type: 'string' },
   table: { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
+  ...PRICING_OPTIONS,
   ...MAX_FILE_OPTION,
 } as const;
 
@@ -47,6 +51,7 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
   // 0 output tokens is a prefill-only estimate.
   const outputTokens = optionalFlag('output-tokens', values['output-tokens'], intFlag(0, 1_000_000));
   const concurrency = optionalFlag('concurrency', values.concurrency, intFlag(1, 4096));
+  const pricing = pricingFlags(values);
 
   const tables = await loadCliTables(values.table ?? [], io);
   const target = resolveTarget(spec, tables);
@@ -67,12 +72,19 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
     cachedTokens: cached,
     ...(outputTokens !== undefined ? { outputTokens } : {}),
     ...(concurrency !== undefined ? { concurrency } : {}),
+    cacheTtl: pricing.cacheTtl,
+    at: pricing.at,
   });
   if (file !== undefined && !tokens.exact)
     result.notes.push(
       `token count is approximate: ${targetTokenizerId(target)}'s tokenizer is approximated by ${tokens.tokenizer} (see prompt-lens tokenizers)`,
     );
   io.out(values.json ? `${JSON.stringify(toJson(result, tokens), null, 2)}\n` : humanReport(result, tokens));
+  // A request that would fail (retired model, prompt over the window) is an error, not a note.
+  if (result.errors.length > 0) {
+    if (!values.json) io.err(result.errors.map((e) => `prompt-lens estimate: error: ${e}\n`).join(''));
+    return EXIT.findings;
+  }
   return EXIT.ok;
 }
 
@@ -127,6 +139,8 @@ function toJson(e: Estimate, tokens: { tokenizer: string; exact: boolean }) {
     prefill: e.prefill ?? null,
     decode: e.decode ?? null,
     calibrated: e.calibrated,
+    pricing: e.providerCost?.basis ?? [],
+    errors: e.errors,
     notes: e.notes,
   };
 }
@@ -170,12 +184,14 @@ function humanReport(e: Estimate, tokens: { tokenizer: string; exact: boolean })
     const c = e.providerCost;
     lines.push(
       `Cost:  cold ${usd(c.cold.totalUsd)} (${c.cold.rule}), warm ${usd(c.warm.totalUsd)} (${c.warm.rule}); ${usd(c.per1kCallsUsd)} per 1,000 calls`,
+      ...c.basis.map((b) => `       ${b}`),
     );
   } else if (e.selfHostedCost) {
     lines.push(
       `Cost:  ${usd(e.selfHostedCost.perCallUsd)} per call, ${usd(e.selfHostedCost.per1kCallsUsd)} per 1,000 calls (${e.selfHostedCost.basis})`,
     );
   }
+  for (const error of e.errors) lines.push(`Error: ${error}`);
   for (const note of e.notes) lines.push(`Note:  ${note}`);
   return `${lines.join('\n')}\n`;
 }

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { buildReport, formatReport, hasFindingsAtOrAbove } from '../../core/findings/report';
 import { parseFindingSettings } from '../../core/findings/settings';
-import { DEFAULT_TARGET_IDS, parseTargetId, resolveTarget } from '../../core/estimate';
+import { DEFAULT_TARGET_IDS, parseTargetId, resolveTarget, retiredMessage } from '../../core/estimate';
 import { findingTarget } from '../../core/findings/targets';
 import { loadCliTables } from '../tables';
 import { intFlag, numberFlag, optionalFlag } from './flags';
@@ -40,9 +40,10 @@ export async function reportCommand(args: string[], io: CliIo): Promise<number> 
     },
   });
   if (positionals.length > 1) throw new UsageError(`one directory at most; usage: ${REPORT_USAGE}`);
-  const target = findingTarget(
-    resolveTarget(parseTargetId(values.target), await loadCliTables(values.table ?? [], io)),
-  );
+  const resolved = resolveTarget(parseTargetId(values.target), await loadCliTables(values.table ?? [], io));
+  const retired = resolved.kind === 'provider' ? retiredMessage(resolved.provider) : undefined;
+  if (retired) throw new UsageError(`--target: ${retired}`);
+  const target = findingTarget(resolved);
   const level = optionalFlag('fail-on', values['fail-on'], failOn);
   const disabled = (values.disable ?? []).flatMap((d) => d.split(','));
   const unknown = disabled.filter((code) => !(FINDING_CODES as readonly string[]).includes(code));

@@ -3,7 +3,15 @@
 import { formatMs } from '../format';
 import type { WorkloadProfile } from '../compare';
 import type { PromptCount } from '../count';
-import { estimate, targetLabel, type CalibrationProfile, type Estimate, type ResolvedTarget } from '../estimate';
+import {
+  estimate,
+  targetErrors,
+  targetLabel,
+  type CacheTtl,
+  type CalibrationProfile,
+  type Estimate,
+  type ResolvedTarget,
+} from '../estimate';
 
 /** The SLO part of a workload profile; a null limit means the workload has none. */
 export type Slo = Pick<WorkloadProfile, 'ttftMs' | 'tpotMs' | 'concurrency' | 'outputTokens'> & { name?: string };
@@ -25,8 +33,10 @@ export interface TargetEstimate {
   calibratedOn?: string;
   /** At most one line, the most important crossed threshold. */
   advice?: string;
-  /** Error-level problems (context window). */
+  /** Error-level problems (retired model, context window). */
   errors: string[];
+  /** What the cost assumes (cache TTL and write fee, time-of-day period); providers only. */
+  pricing: string[];
 }
 
 export interface TargetEstimateInput {
@@ -36,6 +46,10 @@ export interface TargetEstimateInput {
   cacheableTokens: number;
   slo: Slo;
   calibration?: CalibrationProfile;
+  /** Which cache TTL writes ask for (promptLens.cache.ttl); default 5m. */
+  cacheTtl?: CacheTtl;
+  /** When the calls are made, for time-of-day prices; default: now. */
+  at?: Date;
 }
 
 export function estimateTarget({
@@ -44,25 +58,23 @@ export function estimateTarget({
   cacheableTokens,
   slo,
   calibration,
+  cacheTtl,
+  at,
 }: TargetEstimateInput): TargetEstimate {
   const request = {
     inputTokens: count.inputTokens,
     outputTokens: slo.outputTokens,
     concurrency: slo.concurrency,
     ...(calibration ? { calibration } : {}),
+    ...(cacheTtl ? { cacheTtl } : {}),
+    at: at ?? new Date(),
   };
   const cold = estimate(target, request);
   const cachedTokens = Math.min(cacheableTokens, Math.max(0, count.inputTokens - 1));
   const warmEstimate = cachedTokens > 0 ? estimate(target, { ...request, cachedTokens }) : undefined;
   // A provider whose minimum the prefix misses computes it cold: no warm line then.
   const warm = warmEstimate && warmEstimate.ttftMs.p50 < cold.ttftMs.p50 ? warmEstimate : undefined;
-  const contextWindow = target.kind === 'provider' ? target.provider.contextWindow : target.model.contextWindow;
-  const errors =
-    count.inputTokens > contextWindow
-      ? [
-          `${count.inputTokens.toLocaleString('en-US')} tokens exceed ${targetLabel(target)}'s ${contextWindow.toLocaleString('en-US')}-token context window`,
-        ]
-      : [];
+  const errors = targetErrors(target, count.inputTokens, targetLabel(target));
   return {
     id: target.id,
     label: targetLabel(target),
@@ -76,6 +88,7 @@ export function estimateTarget({
     ...(calibration ? { calibratedOn: calibration.date } : {}),
     ...advice(cold, warm, slo),
     errors,
+    pricing: cold.providerCost?.basis ?? [],
   };
 }
 

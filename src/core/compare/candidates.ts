@@ -80,9 +80,13 @@ export function selfHostedCandidates(model: ModelRow, tables: Tables, kvTokens: 
   return { targets, skipped };
 }
 
-/** Every provider model in the tables; the context-window check needs each target's own token count. */
+/**
+ * Every provider model still served (retired rows are left out); the context-window check needs each
+ * target's own token count.
+ */
 export function providerCandidates(tables: Tables): Extract<ResolvedTarget, { kind: 'provider' }>[] {
-  return [...tables.providers.keys()].flatMap((id) => {
+  return [...tables.providers.values()].flatMap(({ id, retired }) => {
+    if (retired) return [];
     const target = resolveTarget({ kind: 'provider', id }, tables);
     return target.kind === 'provider' ? [target] : [];
   });

@@ -1,6 +1,7 @@
 import { countPrompt, type PromptCount } from '../count';
 import {
   tokenizerIdForName,
+  type CacheTtl,
   type CalibrationProfile,
   type ModelRow,
   type PromptTokens,
@@ -28,6 +29,10 @@ export interface CompareRequest {
   /** The open-weight model deployed on each hardware row (see selfHostedModel); absent: providers only. */
   model?: ModelRow;
   calibrationFor?: (targetId: string) => CalibrationProfile | undefined;
+  /** Which cache TTL writes ask for; default 5m. */
+  cacheTtl?: CacheTtl;
+  /** When the calls are made, for time-of-day prices; default: now. */
+  at?: Date;
 }
 
 export type { CompareResult } from './types';
@@ -39,6 +44,8 @@ export function compareTargets(request: CompareRequest): CompareResult {
     cachedTokens: request.cachedTokens ?? 0,
     countTokens: request.countTokens,
     ...(request.calibrationFor ? { calibrationFor: request.calibrationFor } : {}),
+    ...(request.cacheTtl ? { cacheTtl: request.cacheTtl } : {}),
+    at: request.at ?? new Date(),
   };
   const skipped: string[] = [];
   const targets: ResolvedTarget[] = [...providerCandidates(tables)];
@@ -60,12 +67,17 @@ export function compareTargets(request: CompareRequest): CompareResult {
     profile,
     model: model?.id ?? null,
     rows: sortRows(rows, profile.rankBy),
-    assumptions: assumptions(profile, model, rows),
+    assumptions: assumptions(profile, model, rows, { ttl: request.cacheTtl ?? '5m', at: ctx.at }),
     skipped,
   };
 }
 
-function assumptions(profile: WorkloadProfile, model: ModelRow | undefined, rows: CompareRow[]): string[] {
+function assumptions(
+  profile: WorkloadProfile,
+  model: ModelRow | undefined,
+  rows: CompareRow[],
+  pricing: { ttl: CacheTtl; at: Date },
+): string[] {
   const c = profile.concurrency;
   const lines = [
     `Profile ${describeProfile(profile)}.`,
@@ -74,7 +86,7 @@ function assumptions(profile: WorkloadProfile, model: ModelRow | undefined, rows
       ? `Self-hosted: ${model.id} on every hardware row at each supported precision (${model.precisions.join(', ')}), at the fewest GPUs (${GPU_COUNTS.join(', ')}) whose 90% usable memory holds the weights plus KV cache for ${c} × (prompt + ${profile.outputTokens} output) tokens, and at twice that.`
       : 'No self-hosted rows: the prompt names no open-weight model; choose one (--model ID).',
     `Self-hosted cost: GPUs × $/GPU-hour (the hardware row's usdPerHour, overridable) × the replica time one call takes with the replica kept busy at batch ${c}: its share of a wave of ${c} prefills (max(${c} × compute, one weight read) ÷ ${c} + tensor-parallel communication) plus output tokens × TPOT ÷ ${c}. Idle time is not charged: below that load a call costs more.`,
-    'Provider cost: list prices; with a cached prefix, 1,000 calls are one cold call and 999 warm ones.',
+    `Provider cost: list prices; with a cached prefix, 1,000 calls are one cold call and 999 warm ones; cache writes ask for the ${pricing.ttl} TTL where the provider offers it; time-of-day prices (DeepSeek peak hours) at ${pricing.at.toISOString().slice(0, 16)}Z.`,
     '$ per million output tokens: the whole call (input and output) ÷ its output tokens.',
     `Throughput: self-hosted, output tokens/s of one replica at batch ${c}; provider, ${c} concurrent streams of this client.`,
   ];

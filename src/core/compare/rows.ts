@@ -1,6 +1,9 @@
 import {
+  contextWindowOf,
   estimate,
+  retiredMessage,
   targetTokenizerId,
+  type CacheTtl,
   type CalibrationProfile,
   type Estimate,
   type PromptTokens,
@@ -17,6 +20,10 @@ export interface RowContext {
   cachedTokens: number;
   countTokens: (tokenizer: string | undefined) => PromptTokens;
   calibrationFor?: (targetId: string) => CalibrationProfile | undefined;
+  /** Which cache TTL writes ask for; default 5m. */
+  cacheTtl?: CacheTtl;
+  /** When the calls are made, for time-of-day prices. */
+  at?: Date;
 }
 
 /** Which limits the p99 TTFT and typical TPOT break; a null limit is no limit. */
@@ -46,7 +53,9 @@ function verdictText(profile: WorkloadProfile, failing: SloMetric[], ttftP99Ms: 
 export function evaluateTarget(target: ResolvedTarget, ctx: RowContext): { row?: CompareRow; skipped?: string } {
   const { profile } = ctx;
   const tokens = ctx.countTokens(targetTokenizerId(target));
-  const window = target.kind === 'provider' ? target.provider.contextWindow : target.model.contextWindow;
+  const retired = target.kind === 'provider' ? retiredMessage(target.provider) : undefined;
+  if (retired) return { skipped: retired };
+  const window = contextWindowOf(target);
   if (tokens.tokens + profile.outputTokens > window) {
     return {
       skipped: `${target.id}: ${tokens.tokens.toLocaleString('en-US')} input + ${profile.outputTokens} output tokens exceed the ${window.toLocaleString('en-US')}-token context window`,
@@ -59,6 +68,8 @@ export function evaluateTarget(target: ResolvedTarget, ctx: RowContext): { row?:
     outputTokens: profile.outputTokens,
     concurrency: profile.concurrency,
     ...(calibration ? { calibration } : {}),
+    ...(ctx.cacheTtl ? { cacheTtl: ctx.cacheTtl } : {}),
+    ...(ctx.at ? { at: ctx.at } : {}),
   };
   const cold = estimate(target, { ...request, cachedTokens: 0 });
   const warm = cachedTokens > 0 ? estimate(target, { ...request, cachedTokens }) : cold;

@@ -14,6 +14,7 @@ import {
   type PrefillTime,
   type Scenario,
 } from './selfHosted';
+import { targetErrors } from './problems';
 import type { ResolvedTarget } from './targets';
 
 export const DEFAULT_OUTPUT_TOKENS = 256;
@@ -29,6 +30,8 @@ export interface EstimateRequest {
   /** A measured profile for this target: replaces the modelled latency. */
   calibration?: CalibrationProfile;
   cacheTtl?: CacheTtl;
+  /** When the call is made, for time-of-day prices; default: now. */
+  at?: Date;
 }
 
 /** p50 is the typical scenario; low and high are the fast and slow ends of the efficiency band. */
@@ -73,6 +76,8 @@ export interface Estimate {
   decode?: DecodeTime;
   memory?: MemoryFit;
   calibrated: boolean;
+  /** Why a request to this target would fail (retired model, prompt over the context window). */
+  errors: string[];
   notes: string[];
 }
 
@@ -82,9 +87,10 @@ export function estimate(target: ResolvedTarget, request: EstimateRequest): Esti
   const concurrency = request.concurrency ?? 1;
   const cachedTokens = Math.min(request.cachedTokens ?? 0, inputTokens);
   const base = { target: target.id, inputTokens, cachedTokens, outputTokens, concurrency };
+  const errors = targetErrors(target, inputTokens);
   return target.kind === 'provider'
-    ? providerEstimate(target.provider, base, request)
-    : selfHostedEstimate(target, base, request.calibration);
+    ? { ...providerEstimate(target.provider, base, request), errors }
+    : { ...selfHostedEstimate(target, base, request.calibration), errors };
 }
 
 type Base = Pick<Estimate, 'target' | 'inputTokens' | 'cachedTokens' | 'outputTokens' | 'concurrency'>;
@@ -102,7 +108,11 @@ function addRanges(a: Range, b: Range, times = 1): Range {
   return { p50: a.p50 + b.p50 * times, low: a.low + b.low * times, high: a.high + b.high * times };
 }
 
-function selfHostedEstimate(t: Deployment & { id: string }, base: Base, calibration?: CalibrationProfile): Estimate {
+function selfHostedEstimate(
+  t: Deployment & { id: string },
+  base: Base,
+  calibration?: CalibrationProfile,
+): Omit<Estimate, 'errors'> {
   const { inputTokens, cachedTokens, outputTokens, concurrency } = base;
   const newTokens = inputTokens - cachedTokens;
   const notes: string[] = [];
@@ -115,8 +125,6 @@ function selfHostedEstimate(t: Deployment & { id: string }, base: Base, calibrat
     notes.push(
       `this prompt needs ${gb(memory.promptKvBytes)} GB of KV cache; only ${memory.kvCapacityTokens.toLocaleString('en-US')} tokens fit beside the weights`,
     );
-  if (inputTokens > t.model.contextWindow)
-    notes.push(`prompt exceeds the model's ${t.model.contextWindow.toLocaleString('en-US')}-token context window`);
 
   const warm = (s: Scenario) => prefillTime(t, newTokens, cachedTokens, s);
   const cold = (s: Scenario) => prefillTime(t, inputTokens, 0, s);
@@ -175,11 +183,9 @@ function selfHostedEstimate(t: Deployment & { id: string }, base: Base, calibrat
   };
 }
 
-function providerEstimate(p: ProviderRow, base: Base, request: EstimateRequest): Estimate {
+function providerEstimate(p: ProviderRow, base: Base, request: EstimateRequest): Omit<Estimate, 'errors'> {
   const { inputTokens, cachedTokens, outputTokens, concurrency } = base;
   const notes: string[] = [];
-  if (inputTokens > p.contextWindow)
-    notes.push(`prompt exceeds ${p.id}'s ${p.contextWindow.toLocaleString('en-US')}-token context window`);
   const hit = cacheableTokens(p, cachedTokens, inputTokens);
   if (cachedTokens > 0 && hit === 0)
     notes.push(
@@ -204,6 +210,7 @@ function providerEstimate(p: ProviderRow, base: Base, request: EstimateRequest):
     cachedPrefixTokens: cachedTokens,
     outputTokens,
     ...(request.cacheTtl ? { ttl: request.cacheTtl } : {}),
+    ...(request.at ? { at: request.at } : {}),
   });
   const perCall = hit > 0 ? providerCost.warm.totalUsd : providerCost.cold.totalUsd;
   return {

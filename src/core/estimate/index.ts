@@ -34,7 +34,18 @@ export {
   type Range,
   type SelfHostedCost,
 } from './estimate';
-export { estimateCost, callCost, cacheableTokens, type CallCost, type CostEstimate, type CacheTtl } from './cost';
+export {
+  estimateCost,
+  callCost,
+  cacheableTokens,
+  isPeak,
+  ttlBasis,
+  timeOfDayBasis,
+  type CallCost,
+  type CostEstimate,
+  type CacheTtl,
+} from './cost';
+export { targetErrors, retiredMessage, contextWindowOf } from './problems';
 export {
   kvBytesPerToken,
   prefillFlops,

@@ -94,25 +94,57 @@ const pricesShape = {
   outputPerM: nonNegative,
 };
 
+const hourMinute = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'expected a UTC time as HH:MM');
+
+/** One priced period of the day in UTC, [from, to); "to" before "from" wraps past midnight. */
+const utcWindow = z
+  .object({ from: hourMinute, to: hourMinute })
+  .refine((w) => w.from !== w.to, { message: 'a window must not be empty', path: ['to'] });
+
+/** Which TTL a write asks for: the provider's default (5 min at Anthropic) or the extended one (1 h). */
+export const CACHE_TTLS = ['5m', '1h'] as const;
+export const cacheTtlSchema = z.enum(CACHE_TTLS);
+
 export const providerRowSchema = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._:-]*$/, 'provider ids are "provider/model"'),
   provider: id,
   model: z.string().min(1),
   name: z.string().optional(),
+  /** The provider's own pricing page and the date it was checked against it. */
   ...cited,
   tokenizer: z.string().optional(),
   prices: z.object({
     ...pricesShape,
     /** Whole-request rates once the prompt exceeds the threshold (Anthropic, Gemini long context). */
     longContext: z.object({ aboveInputTokens: positive.int(), ...pricesShape }).optional(),
+    /**
+     * Time-of-day rates (DeepSeek's peak hours): inside these UTC windows these rates replace the
+     * base ones, which are the off-peak rates.
+     */
+    peak: z
+      .object({
+        windowsUtc: z.array(utcWindow).min(1),
+        /** Peak applies Monday to Friday only (UTC day); weekends are off-peak all day. */
+        weekdaysOnly: z.boolean(),
+        ...pricesShape,
+        note: z.string().optional(),
+      })
+      .optional(),
   }),
   caching: z.object({
+    /** automatic = implicit (every request may hit); explicit = the request marks what to cache and pays to write it. */
     mode: z.enum(['automatic', 'explicit', 'none']),
     minTokens: nonNegative.int(),
     granularity: positive.int(),
+    /** The default TTL a write buys. */
     ttlSeconds: positive.optional(),
-    /** Cache-write price as a multiple of base input when cacheWritePerM is absent. */
+    /**
+     * Cache-write price as a multiple of base input when cacheWritePerM is absent. Explicit caching
+     * without it writes at 1×; automatic caching without it (and without cacheWritePerM) has no write fee.
+     */
     writePremium: positive.optional(),
+    /** The extended TTL ('1h' on the CLI) and its write multiple, where the provider offers one. */
+    extendedTtl: z.object({ ttlSeconds: positive, writePremium: positive }).optional(),
     ...cited,
     note: z.string().optional(),
   }),
@@ -127,6 +159,16 @@ export const providerRowSchema = z.object({
     spread: z.object({ low: positive.max(1), high: positive.min(1) }),
     note: z.string().optional(),
   }),
+  /** A model the provider no longer serves: requests fail; targets naming it get an error and the successor. */
+  retired: z
+    .object({
+      /** The day requests started failing; `source` says where that is stated. */
+      ...cited,
+      /** The provider row id to use instead, e.g. "anthropic/claude-sonnet-5.5". */
+      successor: z.string().optional(),
+      note: z.string().optional(),
+    })
+    .optional(),
   note: z.string().optional(),
 });
 export type ProviderRow = z.infer<typeof providerRowSchema>;

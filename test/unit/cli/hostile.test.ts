@@ -78,8 +78,9 @@ describe('hostile prompt files through the built CLI', function () {
   it('estimate takes every file; compare and bench the structured and binary ones', async () => {
     const estimate = names.map(
       (name) => () =>
+        // Exit 1: a file over gpt-4o's context window is an error the estimate reports.
         cli(dir, ['estimate', name, '--provider', 'openai', '--model', 'gpt-4o']).then((run) =>
-          assertHandled(run, `estimate ${name}`),
+          assertHandled(run, `estimate ${name}`, [0, 1]),
         ),
     );
     const structured = ['deep.json', 'billion-laughs.prompt.yaml', 'binary.prompt'];

@@ -86,10 +86,13 @@ describe('compare: candidates', () => {
     );
   });
 
-  it('offers every provider model', () => {
+  it('offers every provider model still served, and no retired one', () => {
+    const ids = providerCandidates(builtin).map((t) => t.id);
     assert.deepEqual(
-      providerCandidates(builtin).map((t) => t.id),
-      [...builtin.providers.keys()],
+      ids,
+      [...builtin.providers.values()].filter((p) => !p.retired).map((p) => p.id),
     );
+    assert.ok(builtin.providers.get('anthropic/claude-3.5-haiku')?.retired);
+    assert.ok(!ids.includes('anthropic/claude-3.5-haiku'));
   });
 });

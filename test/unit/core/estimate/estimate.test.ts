@@ -59,11 +59,27 @@ describe('estimate', () => {
     assert.equal(api.ttftMs.p50, 100 + 0.5 * 2000 + 1e-5 * 2000 * 2000);
   });
 
-  it('flags prompts over the context window and weights that do not fit', () => {
+  it('flags weights that do not fit (a note) and a prompt over the context window (an error)', () => {
     const e = estimate(target('llama-3.1-405b@h100-sxm:fp8'), { inputTokens: 200_000 });
-    const notes = e.notes.join('\n');
-    assert.match(notes, /do not fit/);
-    assert.match(notes, /context window/);
+    assert.match(e.notes.join('\n'), /do not fit/);
+    assert.deepEqual(e.errors, [
+      "prompt of 200,000 tokens exceeds llama-3.1-405b@h100-sxm:fp8's 131,072-token context window by 68,928",
+    ]);
+    assert.deepEqual(estimate(target('llama-3.1-405b@h100-sxm:fp8'), { inputTokens: 131_072 }).errors, []);
+  });
+
+  it('a retired provider model is an error naming its successor; its window still applies', () => {
+    const e = estimate(target('anthropic/claude-sonnet-4.5'), { inputTokens: 200_001 });
+    assert.equal(e.errors.length, 2);
+    assert.match(
+      e.errors[0] ?? '',
+      /^anthropic\/claude-sonnet-4\.5 was retired on 2026-11-30: requests to it fail; use anthropic\/claude-sonnet-5 instead/,
+    );
+    assert.match(
+      e.errors[1] ?? '',
+      /200,001 tokens exceeds anthropic\/claude-sonnet-4\.5's 200,000-token context window by 1$/,
+    );
+    assert.deepEqual(estimate(target('anthropic/claude-sonnet-4.6'), { inputTokens: 200_001 }).errors, []);
   });
 
   it('self-hosted cost is GPU-hours × $/hour shared by the concurrent requests', () => {

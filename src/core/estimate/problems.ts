@@ -1,0 +1,31 @@
+import type { ProviderRow } from './schemas';
+import type { ResolvedTarget } from './targets';
+
+/** The context window a target's requests must fit in. */
+export function contextWindowOf(target: ResolvedTarget): number {
+  return target.kind === 'provider' ? target.provider.contextWindow : target.model.contextWindow;
+}
+
+/** "anthropic/claude-3.5-haiku was retired on 2026-02-19 (requests fail); use anthropic/claude-haiku-4.5 (source …)" */
+export function retiredMessage(provider: ProviderRow): string | undefined {
+  const retired = provider.retired;
+  if (!retired) return undefined;
+  const successor = retired.successor ? `; use ${retired.successor} instead` : '';
+  return `${provider.id} was retired on ${retired.date}: requests to it fail${successor} (${retired.source})`;
+}
+
+/**
+ * What makes a request to this target fail, as error messages: a retired provider model, a prompt
+ * over the context window. Every surface shows these as errors, not notes.
+ */
+export function targetErrors(target: ResolvedTarget, inputTokens: number, label: string = target.id): string[] {
+  const errors: string[] = [];
+  const retired = target.kind === 'provider' ? retiredMessage(target.provider) : undefined;
+  if (retired) errors.push(retired);
+  const window = contextWindowOf(target);
+  if (inputTokens > window)
+    errors.push(
+      `prompt of ${inputTokens.toLocaleString('en-US')} tokens exceeds ${label}'s ${window.toLocaleString('en-US')}-token context window by ${(inputTokens - window).toLocaleString('en-US')}`,
+    );
+  return errors;
+}
