@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { parseSloSettings, promptSloSettings, resolveProfile, type WorkloadProfile } from '../core/compare';
-import { DEFAULT_TARGET_IDS } from '../core/estimate';
+import { cacheTtlSchema, DEFAULT_TARGET_IDS } from '../core/estimate';
 import { DEFAULT_INCLUDE_GLOBS } from '../core/promptFiles';
 
 const positiveInt = z.number().int().positive();
@@ -31,6 +31,8 @@ const settingsSchema = z.object({
   codeLens: z.object({ enabled: z.boolean().default(true) }).default({ enabled: true }),
   decorations: z.object({ enabled: z.boolean().default(true) }).default({ enabled: true }),
   diagnostics: z.object({ enabled: z.boolean().default(true) }).default({ enabled: true }),
+  /** Which cache TTL the cost of a cache write assumes (the other cache.* keys are findings settings). */
+  cache: z.object({ ttl: cacheTtlSchema.default('5m') }).default({ ttl: '5m' }),
   benchmark: z
     .object({
       concurrency: z.array(positiveInt.max(4096)).min(1).default([1, 4, 16]),

@@ -5,6 +5,7 @@ import type { WorkloadProfile } from '../compare';
 import type { PromptCount } from '../count';
 import {
   estimate,
+  retiredMessage,
   targetErrors,
   targetLabel,
   type CacheTtl,
@@ -37,6 +38,8 @@ export interface TargetEstimate {
   errors: string[];
   /** What the cost assumes (cache TTL and write fee, time-of-day period); providers only. */
   pricing: string[];
+  /** Set when the target is a retired provider model (also one of `errors`). */
+  retired?: string;
 }
 
 export interface TargetEstimateInput {
@@ -75,6 +78,7 @@ export function estimateTarget({
   // A provider whose minimum the prefix misses computes it cold: no warm line then.
   const warm = warmEstimate && warmEstimate.ttftMs.p50 < cold.ttftMs.p50 ? warmEstimate : undefined;
   const errors = targetErrors(target, count.inputTokens, targetLabel(target));
+  const retired = target.kind === 'provider' ? retiredMessage(target.provider) : undefined;
   return {
     id: target.id,
     label: targetLabel(target),
@@ -89,6 +93,7 @@ export function estimateTarget({
     ...advice(cold, warm, slo),
     errors,
     pricing: cold.providerCost?.basis ?? [],
+    ...(retired ? { retired } : {}),
   };
 }
 

@@ -5,7 +5,7 @@ import type { Cacheable, CountResult, EngineConfig } from '../../core/analysis/e
 import { estimateTarget, type TargetEstimate } from '../../core/analysis/targetEstimates';
 import type { CompareResult, WorkloadProfile } from '../../core/compare';
 import type { PromptCount } from '../../core/count';
-import { parseTargetId, resolveTarget, targetTokenizer, type ResolvedTarget } from '../../core/estimate';
+import { parseTargetId, resolveTarget, targetTokenizer, type CacheTtl, type ResolvedTarget } from '../../core/estimate';
 import type { PromptReport, ReportFileInput } from '../../core/findings/report';
 import { parseFindingSettings } from '../../core/findings/settings';
 import type { Finding } from '../../core/findings/types';
@@ -47,6 +47,8 @@ export interface DocumentAnalysis {
 interface Config {
   engine: EngineConfig;
   maxFileBytes: number;
+  /** promptLens.cache.ttl: the TTL cache writes are priced at. */
+  cacheTtl: CacheTtl;
   problems: string[];
 }
 
@@ -207,7 +209,7 @@ export class PromptAnalyzer implements vscode.Disposable {
       if (!found || document.version !== version) return undefined;
       return {
         ...base,
-        targets: this.estimates(counted, profile, found.cacheable),
+        targets: this.estimates(counted, profile, found.cacheable, config.cacheTtl),
         findings: found.findings,
         ...(found.cacheable ? { cacheable: found.cacheable } : {}),
       };
@@ -219,7 +221,7 @@ export class PromptAnalyzer implements vscode.Disposable {
       const previous = this.results.get(key);
       const result: DocumentAnalysis = {
         ...base,
-        targets: this.estimates(counted, profile, previous?.cacheable),
+        targets: this.estimates(counted, profile, previous?.cacheable, config.cacheTtl),
         findings: previous?.findings ?? [],
         ...(previous?.cacheable ? { cacheable: previous.cacheable } : {}),
       };
@@ -237,7 +239,10 @@ export class PromptAnalyzer implements vscode.Disposable {
     counted: CountResult,
     profile: WorkloadProfile,
     cacheable: Cacheable | undefined,
+    cacheTtl: CacheTtl,
   ): TargetEstimate[] {
+    // Priced now: time-of-day rates (DeepSeek peak hours) follow the clock, and the hover says which apply.
+    const at = new Date();
     return counted.targets.map((target) => {
       const calibration = this.calibrations.profile(target.id);
       return estimateTarget({
@@ -246,6 +251,8 @@ export class PromptAnalyzer implements vscode.Disposable {
         cacheableTokens: cacheable?.tokens ?? 0,
         slo: profile,
         ...(calibration ? { calibration } : {}),
+        cacheTtl,
+        at,
       });
     });
   }
@@ -380,7 +387,7 @@ export class PromptAnalyzer implements vscode.Disposable {
       variablePatterns: settings.variablePatterns,
     };
     await this.engine.call('configure', engine);
-    return { engine, maxFileBytes: settings.maxFileBytes, problems };
+    return { engine, maxFileBytes: settings.maxFileBytes, cacheTtl: settings.cache.ttl, problems };
   }
 
   dispose(): void {

@@ -57,6 +57,13 @@ export class PromptDiagnostics implements vscode.Disposable {
         );
       diagnostics.push(d);
     }
+    // A retired target fails every request: an error on the first line (the window is the context-window finding's).
+    for (const message of analysis.targets.flatMap((t) => (t.retired ? [t.retired] : []))) {
+      const d = new vscode.Diagnostic(document.lineAt(0).range, message, vscode.DiagnosticSeverity.Error);
+      d.source = DIAGNOSTIC_SOURCE;
+      d.code = 'retired-model';
+      diagnostics.push(d);
+    }
     this.findings.set(document.uri.toString(), analysis.findings);
     this.collection.set(document.uri, diagnostics);
   }

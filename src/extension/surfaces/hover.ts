@@ -71,8 +71,13 @@ export function renderHover(
       ? `; warm = the ${fmtTokens(a.cacheable.tokens)}-token ${a.cacheable.source} prefix served from the cache`
       : '';
   lines.push(`_${a.profile.name} profile: concurrency ${conc}, ${a.profile.outputTokens} output tokens${warm}._`);
-  const advice = primary?.errors[0] ?? primary?.advice;
-  if (advice) lines.push('', `$(warning) ${advice}`);
+  const pricing = a.targets.filter((t) => t.pricing.length > 0);
+  if (pricing.length > 0)
+    lines.push('', `Cost assumes: ${pricing.map((t) => `${t.label} — ${t.pricing.join('; ')}`).join(' · ')}.`);
+  // Requests that would fail (retired model, prompt over the window), for every target: errors, not advice.
+  const errors = a.targets.flatMap((t) => t.errors);
+  if (errors.length > 0) lines.push('', ...errors.map((e) => `$(error) ${e}`));
+  else if (primary?.advice) lines.push('', `$(warning) ${primary.advice}`);
   if (a.count.variables.length > 0)
     lines.push(
       '',

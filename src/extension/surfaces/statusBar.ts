@@ -39,7 +39,9 @@ export class PromptStatusBar implements vscode.Disposable {
       this.summary.text = `$(warning) prompt ${analysis.tooLarge}`;
       this.summary.tooltip = undefined;
     } else {
-      this.summary.text = `$(pulse) ${statusLine(primary?.inputTokens ?? analysis.count.inputTokens, analysis.count.exact, primary)}`;
+      // A request to the primary target would fail (retired, over the window): the item says so.
+      const icon = primary && primary.errors.length > 0 ? '$(error)' : '$(pulse)';
+      this.summary.text = `${icon} ${statusLine(primary?.inputTokens ?? analysis.count.inputTokens, analysis.count.exact, primary)}`;
       this.summary.tooltip = tooltip(analysis);
     }
     this.target.text = `$(server) ${primary?.label ?? 'no target'}`;
@@ -71,6 +73,7 @@ function tooltip(a: DocumentAnalysis): vscode.MarkdownString {
       '| target | tokens | TTFT cold | warm | TPOT | $/call |',
       '|---|---|---|---|---|---|',
       ...rows,
+      ...a.targets.flatMap((t) => t.errors).map((e) => `\n$(error) ${e}`),
       '',
       'Click: compare all targets',
     ].join('\n'),

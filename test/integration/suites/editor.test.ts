@@ -191,6 +191,51 @@ describe('editor surfaces', () => {
       .update('targets', undefined, vscode.ConfigurationTarget.Global);
   });
 
+  it('a retired primary target is an error in the hover, the status bar and the Problems view, with its successor', async () => {
+    const editor = await openPrompt('support.prompt');
+    const config = vscode.workspace.getConfiguration('promptLens');
+    try {
+      await vscode.commands.executeCommand('promptLens.setPrimaryTarget', 'anthropic/claude-3.5-haiku');
+      const hover = await waitFor('hover on the retired target', async () => {
+        const h = await promptLensHover(editor.document.uri, new vscode.Position(1, 3));
+        return h.includes('primary target `anthropic/claude-3.5-haiku`') ? h : undefined;
+      });
+      assert.match(
+        hover,
+        /\$\(error\) anthropic\/claude-3\.5-haiku was retired on 2026-02-19: requests to it fail; use anthropic\/claude-haiku-4\.5 instead/,
+      );
+      const api = await extensionApi();
+      await waitFor('an error icon in the status bar', () =>
+        api.statusBarText().startsWith('$(error) ') ? true : undefined,
+      );
+      const [retired] = await diagnosticsWith(editor.document.uri, 'retired-model');
+      assert.equal(retired?.severity, vscode.DiagnosticSeverity.Error);
+      assert.match(retired?.message ?? '', /use anthropic\/claude-haiku-4\.5 instead/);
+    } finally {
+      await config.update('targets', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('promptLens.cache.ttl picks the TTL a cache write is priced at, and the hover states it', async () => {
+    const editor = await openPrompt('support.prompt');
+    const config = vscode.workspace.getConfiguration('promptLens');
+    try {
+      await vscode.commands.executeCommand('promptLens.setPrimaryTarget', 'anthropic/claude-sonnet-4.6');
+      await waitFor('hover stating the 5-minute TTL', async () => {
+        const h = await promptLensHover(editor.document.uri, new vscode.Position(1, 3));
+        return h.includes('anthropic/claude-sonnet-4.6 — cache TTL 5m: writes at 1.25× input') ? h : undefined;
+      });
+      await config.update('cache.ttl', '1h', vscode.ConfigurationTarget.Global);
+      await waitFor('hover stating the 1-hour TTL', async () => {
+        const h = await promptLensHover(editor.document.uri, new vscode.Position(1, 3));
+        return h.includes('anthropic/claude-sonnet-4.6 — cache TTL 1h: writes at 2× input') ? h : undefined;
+      });
+    } finally {
+      await config.update('cache.ttl', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('targets', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('Compare Targets opens a table of targets; "Use" on a row makes it the primary target', async () => {
     await cleanWorkbench();
     const editor = await openPrompt('support.prompt');
