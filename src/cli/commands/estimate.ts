@@ -80,12 +80,8 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
       `token count is approximate: ${targetTokenizerId(target)}'s tokenizer is approximated by ${tokens.tokenizer} (see prompt-lens tokenizers)`,
     );
   io.out(values.json ? `${JSON.stringify(toJson(result, tokens), null, 2)}\n` : humanReport(result, tokens));
-  // A request that would fail (retired model, prompt over the window) is an error, not a note.
-  if (result.errors.length > 0) {
-    if (!values.json) io.err(result.errors.map((e) => `prompt-lens estimate: error: ${e}\n`).join(''));
-    return EXIT.findings;
-  }
-  return EXIT.ok;
+  // A request that would fail (retired model, prompt over the window) is an error ("Error:" lines, `errors`), not a note.
+  return result.errors.length > 0 ? EXIT.findings : EXIT.ok;
 }
 
 function targetSpec(values: {

@@ -162,7 +162,9 @@ export function callCost(provider: ProviderRow, call: CallTokens, warm: boolean)
     rule =
       mode === 'none'
         ? 'no prompt caching: all input at the input rate'
-        : `prefix below the ${provider.caching.minTokens}-token minimum: not cached`;
+        : call.cachedPrefixTokens <= 0
+          ? 'no shared prefix: all input at the input rate'
+          : `prefix below the ${provider.caching.minTokens}-token minimum: not cached`;
   } else if (warm) {
     cachedTokens = cacheable;
     rule =

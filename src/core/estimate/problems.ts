@@ -6,12 +6,12 @@ export function contextWindowOf(target: ResolvedTarget): number {
   return target.kind === 'provider' ? target.provider.contextWindow : target.model.contextWindow;
 }
 
-/** "anthropic/claude-3.5-haiku was retired on 2026-02-19 (requests fail); use anthropic/claude-haiku-4.5 (source …)" */
+/** "anthropic/claude-3.5-haiku was retired on 2026-02-19: requests to it fail; use anthropic/claude-haiku-4.5 instead" (the row cites where). */
 export function retiredMessage(provider: ProviderRow): string | undefined {
   const retired = provider.retired;
   if (!retired) return undefined;
   const successor = retired.successor ? `; use ${retired.successor} instead` : '';
-  return `${provider.id} was retired on ${retired.date}: requests to it fail${successor} (${retired.source})`;
+  return `${provider.id} was retired on ${retired.date}: requests to it fail${successor}`;
 }
 
 /**

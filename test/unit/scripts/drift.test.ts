@@ -154,7 +154,7 @@ describe('docs/providers.md', () => {
     assert.equal(committed, providersMarkdown(rows));
     assert.match(
       committed,
-      /\| `anthropic\/claude-sonnet-4\.5` \|.*\| 200,000 \| \*\*retired 2026-11-30\*\* → `anthropic\/claude-sonnet-5` \| 2026-12-01 \|/,
+      /\| `anthropic\/claude-sonnet-4\.5` \|.*\| 200,000 \| \*\*retired 2026-11-30\*\* → `anthropic\/claude-sonnet-5\.5` \| 2026-12-01 \|/,
     );
   });
 });

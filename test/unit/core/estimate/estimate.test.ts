@@ -73,7 +73,7 @@ describe('estimate', () => {
     assert.equal(e.errors.length, 2);
     assert.match(
       e.errors[0] ?? '',
-      /^anthropic\/claude-sonnet-4\.5 was retired on 2026-11-30: requests to it fail; use anthropic\/claude-sonnet-5 instead/,
+      /^anthropic\/claude-sonnet-4\.5 was retired on 2026-11-30: requests to it fail; use anthropic\/claude-sonnet-5\.5 instead/,
     );
     assert.match(
       e.errors[1] ?? '',
