@@ -80,7 +80,8 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
       `token count is approximate: ${targetTokenizerId(target)}'s tokenizer is approximated by ${tokens.tokenizer} (see prompt-lens tokenizers)`,
     );
   io.out(values.json ? `${JSON.stringify(toJson(result, tokens), null, 2)}\n` : humanReport(result, tokens));
-  // A request that would fail (retired model, prompt over the window) is an error ("Error:" lines, `errors`), not a note.
+  // A request that would fail (retired model, prompt over the window) is an error, not a note:
+  // "Error:" lines, `errors` in --json, exit 1.
   return result.errors.length > 0 ? EXIT.findings : EXIT.ok;
 }
 

@@ -98,7 +98,10 @@ export function cacheableTokens(provider: ProviderRow, cachedPrefixTokens: numbe
   return Math.floor(prefix / granularity) * granularity;
 }
 
-/** Whether the first call pays to write the cache: explicit caching always does, automatic caching only where a write fee is listed. */
+/**
+ * Whether the first call pays to write the cache: explicit caching always does, automatic caching
+ * only where the row lists a write fee.
+ */
 export function chargesWrites(provider: ProviderRow): boolean {
   const { mode, writePremium } = provider.caching;
   if (mode === 'none') return false;

@@ -6,7 +6,10 @@ export function contextWindowOf(target: ResolvedTarget): number {
   return target.kind === 'provider' ? target.provider.contextWindow : target.model.contextWindow;
 }
 
-/** "anthropic/claude-3.5-haiku was retired on 2026-02-19: requests to it fail; use anthropic/claude-haiku-4.5 instead" (the row cites where). */
+/**
+ * "anthropic/claude-3.5-haiku was retired on 2026-02-19: requests to it fail; use
+ * anthropic/claude-haiku-4.5 instead" (the row cites where that is stated).
+ */
 export function retiredMessage(provider: ProviderRow): string | undefined {
   const retired = provider.retired;
   if (!retired) return undefined;

@@ -132,7 +132,7 @@ export const providerRowSchema = z.object({
       .optional(),
   }),
   caching: z.object({
-    /** automatic = implicit (every request may hit); explicit = the request marks what to cache and pays to write it. */
+    /** automatic = implicit (any request may hit); explicit = the request marks what to cache and pays to write it. */
     mode: z.enum(['automatic', 'explicit', 'none']),
     minTokens: nonNegative.int(),
     granularity: positive.int(),
