@@ -12,6 +12,7 @@ import {
   resolveTarget,
   targetIdForModel,
   targetTokenizer,
+  type CacheTtl,
   type CalibrationProfile,
   type ResolvedTarget,
   type Tables,
@@ -79,6 +80,8 @@ export interface CompareOptions {
   cachedTokens?: number;
   /** Fresh calibrations by target id. */
   calibrations: Record<string, CalibrationProfile>;
+  /** promptLens.cache.ttl: the TTL cache writes are priced at. */
+  cacheTtl?: CacheTtl;
 }
 
 interface Counted extends CountResult {
@@ -256,6 +259,7 @@ export class AnalysisEngine {
       ...(options.cachedTokens ? { cachedTokens: options.cachedTokens } : {}),
       ...(model ? { model } : {}),
       calibrationFor: (id) => options.calibrations[id],
+      ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
     });
   }
 

@@ -299,9 +299,10 @@ export class PromptAnalyzer implements vscode.Disposable {
 
   /** Compare Targets for an analysed document (its latest counted text). */
   async compare(document: vscode.TextDocument, analysis: DocumentAnalysis): Promise<CompareResult> {
-    await this.configuration();
+    const config = await this.configuration();
     return this.engine.call('compare', document.uri.toString(), {
       profile: analysis.profile,
+      cacheTtl: config.cacheTtl,
       ...(analysis.cacheable ? { cachedTokens: analysis.cacheable.tokens } : {}),
       calibrations: this.calibrations.profiles(),
     });
