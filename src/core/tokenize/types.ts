@@ -23,6 +23,11 @@ export interface Tokenizer {
    * positions (prefix-cache blocks), while its counts come from `count`.
    */
   encode(text: string): number[];
+  /**
+   * The model's special (added) tokens, for text a chat template rendered: there each one is a
+   * single token, as inference engines tokenize it. Never applied to prompt text on its own.
+   */
+  readonly specials?: readonly string[];
 }
 
 /** A stretch of text and its base token count (incremental counting keeps a text as these). */
@@ -32,19 +37,10 @@ export interface Chunk {
   tokens: number;
 }
 
-export const EXACT_TOKENIZER_IDS = ['o200k_base', 'cl100k_base', 'llama3'] as const;
+export const EXACT_TOKENIZER_IDS = ['o200k_base', 'cl100k_base', 'llama3', 'qwen2', 'deepseek-v3', 'gemma3'] as const;
 export type ExactTokenizerId = (typeof EXACT_TOKENIZER_IDS)[number];
 
-export const TOKENIZER_IDS = [
-  ...EXACT_TOKENIZER_IDS,
-  'qwen2',
-  'deepseek-v3',
-  'mistral',
-  'gemma3',
-  'claude',
-  'gemini',
-  'approximate',
-] as const;
+export const TOKENIZER_IDS = [...EXACT_TOKENIZER_IDS, 'mistral', 'claude', 'gemini', 'approximate'] as const;
 export type TokenizerId = (typeof TOKENIZER_IDS)[number];
 
 export interface TokenizerInfo {

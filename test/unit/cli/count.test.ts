@@ -21,7 +21,7 @@ describe('prompt-lens count', () => {
         tokenizer: 'o200k_base',
         exact: true,
         contentTokens: tokens,
-        inputTokens: tokens + 3 + 3,
+        inputTokens: tokens + 4 + 3,
         messages: [{ role: 'user', tokens }],
         variables: [],
         errors: [],
@@ -94,7 +94,7 @@ describe('prompt-lens tokenizers', () => {
       error?: string;
       chatOverhead: { perMessage: number };
     }>;
-    assert.deepEqual(rows.find((r) => r.id === 'o200k_base')?.chatOverhead.perMessage, 3);
+    assert.deepEqual(rows.find((r) => r.id === 'o200k_base')?.chatOverhead.perMessage, 4);
     assert.ok(rows.filter((r) => !r.exact).every((r) => r.error));
     const text = memoryIo({});
     await runCli(['tokenizers'], text);

@@ -59,7 +59,7 @@ describe('parsePrompt', () => {
       o200k.count('You are a friendly support agent.') +
         o200k.count('Ada asks: Why is my invoice late?\nOrder: {{order_id}}'),
     );
-    assert.equal(count.inputTokens, count.contentTokens + 2 * 3 + 3);
+    assert.equal(count.inputTokens, count.contentTokens + 2 * 4 + 3);
   });
 
   it('prompty 2: model.id and a list of inputs with example/default values', () => {

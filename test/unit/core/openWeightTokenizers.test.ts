@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { countWithTemplate } from '../../../src/core/chat/countChat';
+import { renderChat } from '../../../src/core/chat/render';
+import { countRendered } from '../../../src/core/chat/specialTokens';
+import { chatTemplates } from '../../../src/core/chat/templates';
+import { createTokenizer } from '../../../src/core/tokenize/registry';
+import { mixedCorpus } from '../../../bench/corpus';
+import { PIECES, reference, type ReferenceFamily } from '../helpers/referenceTokenizers';
+
+const FAMILIES: ReferenceFamily[] = ['qwen2', 'deepseek-v3', 'gemma3'];
+/** Byte-level families rank tokens by id; that relies on their merge order being their id order. */
+const BYTE_LEVEL: ReadonlySet<ReferenceFamily> = new Set(['qwen2', 'deepseek-v3']);
+const SEED = 20261201;
+const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((parts) => parts.join(''));
+
+describe('open-weight tokenizers equal their reference (tokenizer.json via @huggingface/tokenizers)', function () {
+  this.timeout(120_000);
+  for (const family of FAMILIES) {
+    describe(family, () => {
+      const ours = createTokenizer(family);
+      const ref = reference(family);
+
+      it('is exact', () => assert.equal(ours.exact, true));
+
+      if (BYTE_LEVEL.has(family))
+        it('has its merge order equal to its id order (what rank-by-id BPE relies on)', () => {
+          const firstMerge = new Map<string, number>();
+          ref.json.model.merges.forEach((merge, i) => {
+            const [a, b] = typeof merge === 'string' ? merge.split(' ') : merge;
+            const token = `${a}${b}`;
+            if (!firstMerge.has(token)) firstMerge.set(token, i);
+          });
+          const byId = Object.entries(ref.json.model.vocab).sort((x, y) => x[1] - y[1]);
+          let previous = -1;
+          for (const [token] of byId) {
+            const merge = firstMerge.get(token);
+            if (merge === undefined) continue;
+            assert.ok(merge > previous, `${JSON.stringify(token)} is merged out of id order`);
+            previous = merge;
+          }
+        });
+
+      it('counts a 100 K-character mixed corpus (prose, code, CJK, JSON, emoji) segment by segment as the reference', () => {
+        const segments = mixedCorpus(100_000, 7).split(/(?<=\n\n)/);
+        const differing = segments.filter((s) => ours.count(s) !== ref.count(s));
+        assert.deepEqual(differing.slice(0, 3), []);
+      });
+
+      it('counts generated texts of adversarial pieces, special-token strings matched as the engine does, as the reference (property)', () => {
+        fc.assert(
+          fc.property(text, (t) => countRendered(t, ours) === ref.count(t)),
+          { seed: SEED, numRuns: 400 },
+        );
+      });
+
+      it('lists the added tokens as specials', () => {
+        assert.deepEqual(
+          ours.specials,
+          ref.json.added_tokens.map((t) => t.content),
+        );
+      });
+    });
+  }
+});
+
+describe('chat counts equal the reference tokenizer on the rendered template (property over generated chats)', function () {
+  this.timeout(120_000);
+  const content = text.filter((t) => t.trim().length > 0);
+  // Alternating user/assistant turns (what every template accepts), optionally after a system message.
+  const chat = fc
+    .record({
+      system: fc.option(content, { nil: undefined }),
+      turns: fc.array(content, { minLength: 1, maxLength: 4 }),
+    })
+    .map(({ system, turns }) => [
+      ...(system === undefined ? [] : [{ role: 'system' as const, content: system }]),
+      ...turns.map((c, i) => ({ role: i % 2 === 0 ? ('user' as const) : ('assistant' as const), content: c })),
+    ])
+    .filter((messages) => messages[messages.length - 1]?.role === 'user');
+  for (const template of chatTemplates()) {
+    const family = template.tokenizer as ReferenceFamily;
+    if (!FAMILIES.includes(family)) continue;
+    it(`${template.id}: countWithTemplate = reference count of the rendered prompt; the template adds tokens`, () => {
+      const ours = createTokenizer(family);
+      const ref = reference(family);
+      fc.assert(
+        fc.property(chat, (messages) => {
+          const counted = countWithTemplate(template, messages, ours);
+          const rendered = renderChat(template, messages).text;
+          return (
+            counted.inputTokens === ref.count(rendered) && counted.templateTokens === counted.inputTokens - perMessage
+          );
+        }),
+        { seed: SEED, numRuns: 150 },
+      );
+    });
+  }
+});
