@@ -1,6 +1,6 @@
 import { countWithTemplate, type TemplateCount } from './chat/countChat';
 import { chatTemplateForModel } from './chat/templates';
-import type { ChatRole, ParseError, ParsedPrompt } from './prompt/types';
+import type { ChatMessage, ChatRole, ParseError, ParsedPrompt } from './prompt/types';
 import { unfilledVariables } from './prompt/variables';
 import { withChatOverhead } from './tokenize/chatOverhead';
 import { tokenizerForModel } from './tokenize/models';
@@ -48,21 +48,39 @@ export function countPrompt(
   counter: TextCounter = tokenizer,
   model: string | undefined = parsed.settings.model,
 ): PromptCount {
-  const messages = parsed.messages.map((m) => ({ role: m.role, tokens: counter.count(m.rendered) }));
-  const contentTokens = messages.reduce((sum, m) => sum + m.tokens, 0);
-  const common = {
-    tokenizer: tokenizer.id,
-    exact: tokenizer.exact,
-    contentTokens,
+  const messages = parsed.messages.map((m) => ({ role: m.role, content: m.rendered }));
+  return {
+    ...countChat(messages, tokenizer, counter, model),
     variables: unfilledVariables(parsed),
     errors: parsed.errors,
   };
+}
+
+export type ChatCount = Omit<PromptCount, 'variables' | 'errors'>;
+
+/**
+ * Input tokens of chat messages as `model`'s server bills them: rendered through its chat template
+ * when one is known for this tokenizer (special tokens matched as the engine does), else message
+ * text plus the family's chat overhead. The one counting rule for prompts and benchmark requests.
+ */
+export function countChat(
+  messages: readonly ChatMessage[],
+  tokenizer: Tokenizer,
+  counter: TextCounter = tokenizer,
+  model?: string,
+): ChatCount {
+  const counts = messages.map((m) => ({ role: m.role, tokens: counter.count(m.content) }));
+  const contentTokens = counts.reduce((sum, m) => sum + m.tokens, 0);
+  const common = { tokenizer: tokenizer.id, exact: tokenizer.exact, contentTokens };
+  const overhead = {
+    ...common,
+    inputTokens: withChatOverhead(contentTokens, counts.length, tokenizer.id),
+    messages: counts,
+  };
   const template = model === undefined ? undefined : chatTemplateForModel(model);
-  const overhead = { ...common, inputTokens: withChatOverhead(contentTokens, messages.length, tokenizer.id), messages };
   if (!template || template.tokenizer !== tokenizer.id || !tokenizer.specials || messages.length === 0) return overhead;
   try {
-    const chat = parsed.messages.map((m) => ({ role: m.role, content: m.rendered }));
-    const counted = countWithTemplate(template, chat, tokenizer, counter);
+    const counted = countWithTemplate(template, messages, tokenizer, counter);
     return {
       ...common,
       inputTokens: counted.inputTokens,
@@ -71,10 +89,7 @@ export function countPrompt(
       template: counted.template,
     };
   } catch (error) {
-    return {
-      ...overhead,
-      templateError: `${template.name}: ${error instanceof Error ? error.message : String(error)}`,
-    };
+    return { ...overhead, templateError: `${template.name}: ${error instanceof Error ? error.message : String(error)}` };
   }
 }
 
