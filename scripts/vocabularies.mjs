@@ -1,6 +1,9 @@
 // Shared by esbuild.mjs and the test-runner build.
 import * as esbuild from 'esbuild';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const LLAMA3 = 'llama3-tokenizer-js/bundle/commonjs-llama3-tokenizer-with-baked-data.cjs';
@@ -36,18 +39,43 @@ const extractors = {
   [GEMMA3]: compactFromTokenizerJson,
 };
 
-/** compactVocabulary() from src/core/tokenize/vocabulary.ts, compiled on the fly: one definition for the build and the core. */
+let compactVocabulary;
+
+/** The tokenizer.json files the build turns into compact vocabularies. */
+export const compactSpecs = [QWEN2, DEEPSEEK_V3, GEMMA3];
+
+/**
+ * A JSON file with compactVocabulary() (src/core/tokenize/vocabulary.ts, compiled on the fly: one
+ * definition for the build and the core) of a tokenizer.json. Reading a 33 MB tokenizer.json takes
+ * seconds, so the result is kept in node_modules/.cache, keyed by the file's size and time and the
+ * compiling source's hash. The unit tests load these files too (test/unit/setup/vocabularies.mjs).
+ */
+export function compactVocabularyPath(spec) {
+  const source = fileURLToPath(new URL('../src/core/tokenize/vocabulary.ts', import.meta.url));
+  const { size, mtimeMs } = statSync(require.resolve(spec));
+  const hash = createHash('sha256').update(readFileSync(source)).digest('hex').slice(0, 12);
+  const key = `${spec.replace(/[^a-z0-9]+/gi, '_')}-${size}-${Math.round(mtimeMs)}-${hash}.json`;
+  const cache = fileURLToPath(new URL(`../node_modules/.cache/prompt-lens-vocab/${key}`, import.meta.url));
+  if (existsSync(cache)) return cache;
+  if (!compactVocabulary) {
+    const { outputFiles } = esbuild.buildSync({
+      entryPoints: [source],
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      write: false,
+    });
+    const module = { exports: {} };
+    new Function('module', 'exports', outputFiles[0].text)(module, module.exports);
+    compactVocabulary = module.exports.compactVocabulary;
+  }
+  mkdirSync(dirname(cache), { recursive: true });
+  writeFileSync(cache, JSON.stringify(compactVocabulary(require(spec))));
+  return cache;
+}
+
 function compactFromTokenizerJson(spec) {
-  const { outputFiles } = esbuild.buildSync({
-    entryPoints: [fileURLToPath(new URL('../src/core/tokenize/vocabulary.ts', import.meta.url))],
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    write: false,
-  });
-  const module = { exports: {} };
-  new Function('module', 'exports', outputFiles[0].text)(module, module.exports);
-  return module.exports.compactVocabulary(require(spec));
+  return JSON.parse(readFileSync(compactVocabularyPath(spec), 'utf8'));
 }
 
 /** @type {import('esbuild').Plugin} */

@@ -1,5 +1,6 @@
 // The benchmark's result: plain JSON-serialisable data, saved by the extension and shown in its webview.
 import type { EndpointKind } from './endpoints';
+import type { UsageCheck } from './usageCheck';
 
 export const ERROR_CLASSES = [
   'http',
@@ -41,6 +42,8 @@ export interface RequestRecord {
   /** `usage` when the endpoint reported the count, `counted` when the client tokenised the text. */
   outputTokensSource?: 'usage' | 'counted';
   inputTokens?: number;
+  /** The nonce a cold request carried (see withNonce), so its exact prompt can be counted afterwards. */
+  nonce?: string;
   finishReason?: string;
   error?: RequestError;
 }
@@ -138,4 +141,6 @@ export interface BenchResult {
   modes: ModeResult[];
   cacheSpeedup?: CacheSpeedup[];
   prediction?: { ttftMs?: number; tpotMs?: number };
+  /** The endpoint's billed prompt tokens against the local count of each request sent (see usageCheck.ts). */
+  usage?: UsageCheck;
 }

@@ -116,13 +116,15 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
   const slot = `PROMPTLENSNONCESLOT${nonce()}`;
   let warmRequest: StreamRequest | undefined;
   let coldRequest: StreamRequest | undefined;
-  const requestFor = (cache: CacheMode): StreamRequest => {
-    if (cache === 'warm') return (warmRequest ??= request(options.messages));
+  const requestFor = (cache: CacheMode): { request: StreamRequest; nonce?: string } => {
+    if (cache === 'warm') return { request: (warmRequest ??= request(options.messages)) };
     coldRequest ??= request(withNonce(options.messages, slot));
-    return { ...coldRequest, body: coldRequest.body.replace(slot, nonce()) };
+    const value = nonce();
+    return { request: { ...coldRequest, body: coldRequest.body.replace(slot, value) }, nonce: value };
   };
-  const measure = (cache: CacheMode): Promise<RequestRecord> =>
-    measureRequest(requestFor(cache), {
+  const measure = async (cache: CacheMode): Promise<RequestRecord> => {
+    const sent = requestFor(cache);
+    const record = await measureRequest(sent.request, {
       timeoutMs: options.timeoutMs,
       signal: stop.signal,
       countTokens: options.countTokens,
@@ -130,6 +132,10 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
       now,
       secrets,
     });
+    // Kept so the usage check can count exactly what this request sent.
+    if (sent.nonce !== undefined) record.nonce = sent.nonce;
+    return record;
+  };
 
   const startedAt = new Date().toISOString();
   const results: ModeResult[] = [];

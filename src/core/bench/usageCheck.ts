@@ -1,0 +1,92 @@
+import type { ChatCount } from '../count';
+import type { ChatMessage } from '../prompt/types';
+import { withNonce } from './benchPrompt';
+import type { BenchResult, RequestRecord } from './result';
+
+/**
+ * The benchmark's check of the local count against the bill: every request's `usage.prompt_tokens`
+ * beside the local count of exactly what was sent (its nonce included).
+ */
+export interface UsageCheck {
+  /** Requests whose endpoint reported prompt tokens. */
+  requests: number;
+  /** Of those, how many the local count matched exactly. */
+  matched: number;
+  /** A representative request (the first reported): what the endpoint billed and what was counted. */
+  billed: number;
+  local: number;
+  /** billed − local over all reported requests. */
+  minDiff: number;
+  maxDiff: number;
+  tokenizer: string;
+  exact: boolean;
+  /** The chat template the local count rendered, when it used one. */
+  template?: string;
+  /** A likely cause of a difference, in words. */
+  hint?: string;
+}
+
+/** Counts one request's messages as the endpoint's model is billed (see countChat). */
+export type RequestCounter = (messages: ChatMessage[]) => ChatCount;
+
+/**
+ * Compares every request that reported prompt tokens with the local count of the messages it sent.
+ * Counts are memoised per distinct request (warm requests are identical; cold ones differ by nonce).
+ * Undefined when no request reported usage.
+ */
+export function usageCheck(result: BenchResult, messages: ChatMessage[], count: RequestCounter): UsageCheck | undefined {
+  const reported: RequestRecord[] = [];
+  for (const mode of result.modes)
+    for (const level of mode.levels) for (const r of level.requests) if (r.inputTokens !== undefined) reported.push(r);
+  const first = reported[0];
+  if (!first) return undefined;
+  const memo = new Map<string, ChatCount>();
+  const local = (r: RequestRecord): ChatCount => {
+    const key = r.nonce ?? '';
+    let counted = memo.get(key);
+    if (!counted) {
+      counted = count(r.nonce === undefined ? messages : withNonce(messages, r.nonce));
+      memo.set(key, counted);
+    }
+    return counted;
+  };
+  const diffs = reported.map((r) => (r.inputTokens as number) - local(r).inputTokens);
+  const sample = local(first);
+  const minDiff = Math.min(...diffs);
+  const maxDiff = Math.max(...diffs);
+  const check: UsageCheck = {
+    requests: reported.length,
+    matched: diffs.filter((d) => d === 0).length,
+    billed: first.inputTokens as number,
+    local: sample.inputTokens,
+    minDiff,
+    maxDiff,
+    tokenizer: sample.tokenizer,
+    exact: sample.exact,
+    ...(sample.template ? { template: sample.template.id } : {}),
+  };
+  const hint = usageHint(check, sample);
+  return hint ? { ...check, hint } : check;
+}
+
+function usageHint(check: UsageCheck, sample: ChatCount): string | undefined {
+  if (check.minDiff === 0 && check.maxDiff === 0) return undefined;
+  if (!check.exact) return `the local count approximates ${check.tokenizer}`;
+  if (check.minDiff > 0 && !sample.template) return 'template default system prompt?';
+  if (check.minDiff > 0) return 'a different chat template or system prompt on the server?';
+  return 'the server counts fewer: another tokenizer or template?';
+}
+
+/** "endpoint billed 35, local 35 ✓" or "endpoint billed 35, local 14: +21 (template default system prompt?)". */
+export function formatUsageCheck(check: UsageCheck): string {
+  const head = `endpoint billed ${check.billed}, local ${check.local}`;
+  const range =
+    check.minDiff === check.maxDiff ? signed(check.minDiff) : `${signed(check.minDiff)} to ${signed(check.maxDiff)}`;
+  const over = check.requests > 1 ? ` (${check.matched}/${check.requests} requests equal)` : '';
+  if (check.minDiff === 0 && check.maxDiff === 0) return `${head} ✓${over}`;
+  return `${head}: ${range}${check.hint ? ` (${check.hint})` : ''}${over}`;
+}
+
+function signed(n: number): string {
+  return n > 0 ? `+${n}` : String(n);
+}
