@@ -89,7 +89,10 @@ export function countChat(
       template: counted.template,
     };
   } catch (error) {
-    return { ...overhead, templateError: `${template.name}: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ...overhead,
+      templateError: `${template.name}: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 

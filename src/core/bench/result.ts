@@ -1,6 +1,5 @@
 // The benchmark's result: plain JSON-serialisable data, saved by the extension and shown in its webview.
 import type { EndpointKind } from './endpoints';
-import type { UsageCheck } from './usageCheck';
 
 export const ERROR_CLASSES = [
   'http',
@@ -118,6 +117,29 @@ export interface CacheSpeedup {
   warmTtftP50Ms: number;
   /** cold / warm median TTFT: how much faster a prefix-cache hit makes the first token. */
   speedup: number;
+}
+
+/**
+ * The benchmark's check of the local count against the bill: every request's `usage.prompt_tokens`
+ * beside the local count of exactly what was sent (its nonce included).
+ */
+export interface UsageCheck {
+  /** Requests whose endpoint reported prompt tokens. */
+  requests: number;
+  /** Of those, how many the local count matched exactly. */
+  matched: number;
+  /** A representative request (the first reported): what the endpoint billed and what was counted. */
+  billed: number;
+  local: number;
+  /** billed − local over all reported requests. */
+  minDiff: number;
+  maxDiff: number;
+  tokenizer: string;
+  exact: boolean;
+  /** The chat template the local count rendered, when it used one. */
+  template?: string;
+  /** A likely cause of a difference, in words. */
+  hint?: string;
 }
 
 export interface BenchResult {

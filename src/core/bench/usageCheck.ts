@@ -1,30 +1,7 @@
 import type { ChatCount } from '../count';
 import type { ChatMessage } from '../prompt/types';
 import { withNonce } from './benchPrompt';
-import type { BenchResult, RequestRecord } from './result';
-
-/**
- * The benchmark's check of the local count against the bill: every request's `usage.prompt_tokens`
- * beside the local count of exactly what was sent (its nonce included).
- */
-export interface UsageCheck {
-  /** Requests whose endpoint reported prompt tokens. */
-  requests: number;
-  /** Of those, how many the local count matched exactly. */
-  matched: number;
-  /** A representative request (the first reported): what the endpoint billed and what was counted. */
-  billed: number;
-  local: number;
-  /** billed − local over all reported requests. */
-  minDiff: number;
-  maxDiff: number;
-  tokenizer: string;
-  exact: boolean;
-  /** The chat template the local count rendered, when it used one. */
-  template?: string;
-  /** A likely cause of a difference, in words. */
-  hint?: string;
-}
+import type { BenchResult, RequestRecord, UsageCheck } from './result';
 
 /** Counts one request's messages as the endpoint's model is billed (see countChat). */
 export type RequestCounter = (messages: ChatMessage[]) => ChatCount;
@@ -34,7 +11,11 @@ export type RequestCounter = (messages: ChatMessage[]) => ChatCount;
  * Counts are memoised per distinct request (warm requests are identical; cold ones differ by nonce).
  * Undefined when no request reported usage.
  */
-export function usageCheck(result: BenchResult, messages: ChatMessage[], count: RequestCounter): UsageCheck | undefined {
+export function usageCheck(
+  result: BenchResult,
+  messages: ChatMessage[],
+  count: RequestCounter,
+): UsageCheck | undefined {
   const reported: RequestRecord[] = [];
   for (const mode of result.modes)
     for (const level of mode.levels) for (const r of level.requests) if (r.inputTokens !== undefined) reported.push(r);

@@ -17,7 +17,7 @@ export interface TemplateExtras {
 export interface RenderedChat {
   /** The prompt the engine tokenizes. */
   text: string;
-  /** Where each message's text landed in `text` (as the template wrote it, e.g. trimmed), or undefined when the template left it out. */
+  /** Where each message's text landed in `text` (as the template wrote it, e.g. trimmed); undefined if left out. */
   spans: Array<{ start: number; end: number } | undefined>;
   /** Template arguments this render assumed, in words (for hovers and notes). */
   assumed: string[];
@@ -51,7 +51,7 @@ export function renderChat(
   return { text, spans: locate(text, messages), assumed: assumptions(template) };
 }
 
-/** Each message's text in order of appearance, found as written or trimmed (templates such as Llama's and Gemma's trim). */
+/** Each message's text in order, found as written or trimmed (Llama's and Gemma's templates trim). */
 function locate(text: string, messages: readonly TemplateMessage[]): RenderedChat['spans'] {
   let from = 0;
   return messages.map((m) => {

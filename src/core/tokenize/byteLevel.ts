@@ -21,7 +21,7 @@ export function byteLevelRanks(tokens: readonly string[]): RawBytePairRanks {
   });
 }
 
-/** GPT-2's byte-to-unicode table, inverted (char code → byte): printable bytes stand for themselves, others for U+0100 on. */
+/** GPT-2's byte-to-unicode table, inverted (char code → byte): printable bytes are themselves, others U+0100 on. */
 function byteLevelDecoder(): Uint8Array {
   const printable = (b: number): boolean =>
     (b >= 0x21 && b <= 0x7e) || (b >= 0xa1 && b <= 0xac) || (b >= 0xae && b <= 0xff);

@@ -88,8 +88,13 @@ export function sentencePieceTokenizer(
   };
 }
 
-/** BPE over one piece's characters: symbols as [start, end) UTF-16 offsets, merged lowest rank first (leftmost on ties). */
-function merge(piece: string, ranks: Map<string, number>, byteIds: number[], encoder: TextEncoder): number[] {
+/** BPE over one piece's characters (symbols as [start, end) UTF-16 offsets), lowest rank first, leftmost on ties. */
+function merge(
+  piece: string,
+  ranks: Map<string, number>,
+  byteIds: number[],
+  encoder: { encode(text: string): Uint8Array },
+): number[] {
   const starts: number[] = [];
   for (let i = 0; i < piece.length;) {
     starts.push(i);
