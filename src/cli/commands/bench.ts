@@ -5,6 +5,7 @@ import {
   DEFAULT_CONCURRENCY,
   DEFAULT_SLO,
   DEFAULT_SLO_MIN_SHARE,
+  endpointRequestCounter,
   ENDPOINT_KINDS,
   loadEndpointsFile,
   messageTokenCounter,
@@ -12,6 +13,7 @@ import {
   parseEndpoint,
   runBenchmark,
   sloVerdict,
+  usageCheck,
   type BenchProgress,
   type BenchResult,
   type EndpointConfig,
@@ -150,6 +152,9 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
   } finally {
     process.removeListener('SIGINT', onInterrupt);
   }
+  const counter = endpointRequestCounter(result.endpoint);
+  const usage = counter && usageCheck(result, prompt.messages, counter);
+  if (usage) result = { ...result, usage };
 
   const verdict = slo ? sloVerdict(result.modes, slo.minShare) : undefined;
   io.out(

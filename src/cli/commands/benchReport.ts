@@ -1,4 +1,10 @@
-import type { BenchResult, Distribution, SloVerdict } from '../../core/bench';
+import {
+  formatUsageCheck,
+  type BenchResult,
+  type Distribution,
+  type SloVerdict,
+  type UsageCheck,
+} from '../../core/bench';
 
 const ms = (d: Distribution | null, key: 'p50' | 'p90' | 'p99') => (d ? d[key].toFixed(d[key] < 10 ? 2 : 0) : '–');
 const rate = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
@@ -85,6 +91,8 @@ export function formatBenchReport(result: BenchResult, verdict?: SloVerdict): st
       ),
     );
   }
+  if (result.usage)
+    lines.push('', `Prompt tokens (usage self-check, ${usageBasis(result.usage)}): ${formatUsageCheck(result.usage)}`);
   if (result.cacheSpeedup?.length) {
     lines.push(
       '',
@@ -113,4 +121,8 @@ function table(rows: string[][]): string[] {
       .join('  ')
       .trimEnd(),
   );
+}
+
+function usageBasis(check: UsageCheck): string {
+  return `${check.exact ? '' : '≈ '}${check.tokenizer}${check.template ? ` + ${check.template} template` : ' + chat overhead rule'}`;
 }

@@ -1,4 +1,7 @@
-import type { ChatCount } from '../count';
+import { countChat, type ChatCount } from '../count';
+import { CountMemo } from '../tokenize/countMemo';
+import { resolveTokenizerId, tokenizerForModel } from '../tokenize/models';
+import { getTokenizer } from '../tokenize/registry';
 import type { ChatMessage } from '../prompt/types';
 import { withNonce } from './benchPrompt';
 import type { BenchResult, RequestRecord, UsageCheck } from './result';
@@ -58,16 +61,17 @@ function usageHint(check: UsageCheck, sample: ChatCount): string | undefined {
   return 'the server counts fewer: another tokenizer or template?';
 }
 
-/** "endpoint billed 35, local 35 ✓" or "endpoint billed 35, local 14: +21 (template default system prompt?)". */
-export function formatUsageCheck(check: UsageCheck): string {
-  const head = `endpoint billed ${check.billed}, local ${check.local}`;
-  const range =
-    check.minDiff === check.maxDiff ? signed(check.minDiff) : `${signed(check.minDiff)} to ${signed(check.maxDiff)}`;
-  const over = check.requests > 1 ? ` (${check.matched}/${check.requests} requests equal)` : '';
-  if (check.minDiff === 0 && check.maxDiff === 0) return `${head} ✓${over}`;
-  return `${head}: ${range}${check.hint ? ` (${check.hint})` : ''}${over}`;
-}
-
-function signed(n: number): string {
-  return n > 0 ? `+${n}` : String(n);
+/**
+ * How an endpoint's requests are counted locally: its model's tokenizer and chat template (an
+ * unknown model name falls back to its target's model), memoised per message text. Undefined for
+ * raw completions, whose prompt is not a chat.
+ */
+export function endpointRequestCounter(endpoint: BenchResult['endpoint']): RequestCounter | undefined {
+  if (endpoint.kind === 'openai-completions') return undefined;
+  const targetModel = endpoint.target?.replace(/@.*$/, '').replace(/^.*\//, '');
+  const model =
+    tokenizerForModel(endpoint.model) === 'approximate' && targetModel !== undefined ? targetModel : endpoint.model;
+  const tokenizer = getTokenizer(resolveTokenizerId(model));
+  const memo = new CountMemo(tokenizer);
+  return (messages) => countChat(messages, tokenizer, memo, model);
 }
