@@ -9,7 +9,6 @@ import type { ResultsViewState } from './state';
 import { alignCdfs, headlineLevel, itlByPosition, kneeSeries, levelRows, ms, pct, ttftCdf, verdict } from './model';
 import type { BenchResult } from '../../core/bench/result';
 import { DEFAULT_SLO_MIN_SHARE, percentError } from '../../core/bench/stats';
-import { formatUsageCheck } from '../../core/bench/usageFormat';
 
 const app = document.getElementById('app') as HTMLElement;
 const charts: uPlot[] = [];
@@ -169,19 +168,6 @@ function summary(state: ResultsViewState & { result: BenchResult }, pass: boolea
         `TTFT ${ms(result.prediction.ttftMs)} predicted vs ${ms(measuredTtft)} measured${tpotLine} (${result.endpoint.target ?? ''})`,
         undefined,
         'prediction',
-      ),
-    );
-  }
-  if (result.usage) {
-    const u = result.usage;
-    const same = u.minDiff === 0 && u.maxDiff === 0;
-    cards.push(
-      card(
-        'Prompt tokens billed',
-        same ? `${u.billed} ✓` : `${u.minDiff > 0 ? '+' : ''}${u.minDiff}`,
-        `${formatUsageCheck(u)}; local: ${u.exact ? '' : '≈ '}${u.tokenizer}${u.template ? ` + ${u.template} template` : ''}`,
-        undefined,
-        'usage',
       ),
     );
   }
