@@ -18,6 +18,7 @@ import { PromptDiagnostics } from './surfaces/diagnostics';
 import { EditorSurfaces } from './surfaces/editorSurfaces';
 import { PromptHoverProvider } from './surfaces/hover';
 import { PromptStatusBar } from './surfaces/statusBar';
+import { settingsCache } from './settings';
 import { ExtensionTables } from './tables';
 import { loadedTokenizers } from '../core/tokenize/registry';
 
@@ -87,12 +88,23 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
     vscode.commands.registerCommand('promptLens.compareTargets', (uri?: unknown) =>
       compare.show(uri instanceof vscode.Uri ? uri : undefined),
     ),
+    // The one settings listener: the settings cache first, then, in order, what is built from settings.
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('promptLens.targets')) compare.refreshPrimary();
+      if (!e.affectsConfiguration('promptLens')) return;
+      settingsCache.clear();
+      tables.invalidate();
+      analyzer.invalidate();
       if (e.affectsConfiguration('promptLens.include')) {
         providers.dispose();
         providers = registerProviders();
       }
+      if (e.affectsConfiguration('promptLens.targets')) compare.refreshPrimary();
+    }),
+    // Trust lets workspace values of restricted settings count.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      settingsCache.clear();
+      tables.invalidate();
+      analyzer.invalidate();
     }),
   );
   const activation = {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { BUILTIN_PROMPT_GLOBS, promptFileMatcher } from '../core/promptFiles';
-import { readSettings } from './config';
+import { readSettings } from './settings';
 
 export const PROMPT_LANGUAGES = ['prompt', 'prompty'] as const;
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { loadTablesSliced, parseTableText, type TableSource, type Tables } from '../core/estimate';
+import { readSettings } from './settings';
 
 export interface LoadedTables {
   tables: Tables;
@@ -15,32 +16,26 @@ export interface LoadedTables {
  */
 export class ExtensionTables implements vscode.Disposable {
   private cached: Promise<LoadedTables> | undefined;
-  private readonly subscription = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('promptLens')) this.cached = undefined;
-  });
 
   get(): Promise<LoadedTables> {
     this.cached ??= this.load();
     return this.cached;
   }
 
+  /** Settings changed: the next get() loads again. */
+  invalidate(): void {
+    this.cached = undefined;
+  }
+
   private async load(): Promise<LoadedTables> {
-    const config = vscode.workspace.getConfiguration('promptLens');
+    // Rows from every scope (workspace ones only when trusted): see MERGED_SETTINGS and RESTRICTED_SETTINGS.
+    const { models, hardware, providers, tableFile: file } = readSettings().settings;
     const trusted = vscode.workspace.isTrusted;
     const problems: string[] = [];
     const sources: TableSource[] = [];
-    const scoped = (key: string): unknown[] | undefined => {
-      const inspected = config.inspect<unknown>(key);
-      const values = [
-        inspected?.globalValue,
-        ...(trusted ? [inspected?.workspaceValue, inspected?.workspaceFolderValue] : []),
-      ];
-      const rows = values.filter(Array.isArray).flat();
-      return rows.length > 0 ? rows : undefined;
-    };
-    const data = { models: scoped('models'), hardware: scoped('hardware'), providers: scoped('providers') };
+    const rows = (list: unknown[]) => (list.length > 0 ? list : undefined);
+    const data = { models: rows(models), hardware: rows(hardware), providers: rows(providers) };
     if (data.models || data.hardware || data.providers) sources.push({ name: 'settings', data });
-    const file = config.get<string>('tableFile');
     if (file && trusted) {
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
       const path = folder && !file.startsWith('/') ? vscode.Uri.joinPath(folder, file).fsPath : file;
@@ -62,6 +57,6 @@ export class ExtensionTables implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    this.cached = undefined;
   }
 }

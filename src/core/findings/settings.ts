@@ -1,19 +1,9 @@
 import { z } from 'zod';
+import { regexSource } from '../settings/fields';
+import { keepValid } from '../settings/keepValid';
 import { FINDING_CODES } from './types';
 
-const regexSource = z.string().refine(
-  (source) => {
-    try {
-      new RegExp(source, 'g');
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: 'is not a valid regular expression' },
-);
-
-const settingsSchema = z.object({
+export const findingSettingsSchema = z.object({
   /** Finding codes switched off everywhere (`promptLens.findings.disabled`). */
   disabled: z.array(z.enum(FINDING_CODES)).default([]),
   rag: z
@@ -62,54 +52,18 @@ const settingsSchema = z.object({
     .prefault({}),
 });
 
-export type FindingSettings = z.infer<typeof settingsSchema>;
+export type FindingSettings = z.infer<typeof findingSettingsSchema>;
 
-export const DEFAULT_FINDING_SETTINGS: FindingSettings = settingsSchema.parse({});
+export const DEFAULT_FINDING_SETTINGS: FindingSettings = findingSettingsSchema.parse({});
 
 export interface SettingsResult {
   settings: FindingSettings;
-  /** One line per rejected field, naming it; that field falls back to its default. */
+  /** One line per rejected field or item (`rag.maxTokens: …`); a field falls back to its default. */
   problems: string[];
 }
 
-/**
- * Validates user settings field by field: a bad field is reported and replaced by its default,
- * the valid ones are kept (one typo must not switch every threshold back to its default).
- */
+/** Finding settings from flags or tests, under the settings policy (keepValid). */
 export function parseFindingSettings(input: unknown): SettingsResult {
-  const problems: string[] = [];
-  let candidate: unknown;
-  try {
-    // A copy, because rejected fields are deleted from it.
-    candidate = structuredClone(input ?? {});
-  } catch {
-    return { settings: DEFAULT_FINDING_SETTINGS, problems: ['settings: not plain JSON data'] };
-  }
-  for (let attempt = 0; attempt < 32; attempt++) {
-    const result = settingsSchema.safeParse(candidate);
-    if (result.success) return { settings: result.data, problems };
-    const issue = result.error.issues[0];
-    if (!issue) break;
-    const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
-    problems.push(`${path.length > 0 ? path.join('.') : 'settings'}: ${issue.message}`);
-    if (path.length === 0 || !removeField(candidate, path)) return { settings: DEFAULT_FINDING_SETTINGS, problems };
-  }
-  return { settings: DEFAULT_FINDING_SETTINGS, problems };
-}
-
-/** Drops the top-level-or-nested field an issue points at (arrays lose the whole field). */
-function removeField(root: unknown, path: Array<string | number>): boolean {
-  const firstIndex = path.findIndex((p) => typeof p === 'number');
-  const fieldPath = firstIndex === -1 ? path : path.slice(0, firstIndex);
-  if (fieldPath.length === 0) return false;
-  let node = root as Record<string, unknown>;
-  for (const key of fieldPath.slice(0, -1)) {
-    const next = node[key as string];
-    if (typeof next !== 'object' || next === null) return false;
-    node = next as Record<string, unknown>;
-  }
-  const last = fieldPath[fieldPath.length - 1] as string;
-  if (!(last in node)) return false;
-  delete node[last];
-  return true;
+  const { value, problems } = keepValid(findingSettingsSchema, input);
+  return { settings: value, problems: problems.map((p) => `${p.path}: ${p.message}`) };
 }

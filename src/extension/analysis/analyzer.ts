@@ -7,14 +7,13 @@ import type { CompareResult, WorkloadProfile } from '../../core/compare';
 import type { PromptCount } from '../../core/count';
 import { parseTargetId, resolveTarget, targetTokenizer, type CacheTtl, type ResolvedTarget } from '../../core/estimate';
 import type { PromptReport, ReportFileInput } from '../../core/findings/report';
-import { parseFindingSettings } from '../../core/findings/settings';
 import type { Finding } from '../../core/findings/types';
 import { parsePrompt } from '../../core/prompt/parse';
 import type { ParsedPrompt } from '../../core/prompt/types';
 import type { TextEdit } from '../../core/tokenize/incremental';
 import type { TokenizerId } from '../../core/tokenize/types';
 import type { Calibrations } from '../bench/calibrations';
-import { readSettings, readWorkloadProfile } from '../config';
+import { readSettings, readWorkloadProfile } from '../settings';
 import { KeyedTimers } from '../keyedTimers';
 import { findPromptFiles, isPromptDocument } from '../promptDocuments';
 import type { ExtensionTables } from '../tables';
@@ -96,9 +95,6 @@ export class PromptAnalyzer implements vscode.Disposable {
       },
     });
     this.disposables.push(
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('promptLens')) this.invalidate();
-      }),
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length === 0) return;
         const key = e.document.uri.toString();
@@ -358,7 +354,8 @@ export class PromptAnalyzer implements vscode.Disposable {
 
   private async loadConfig(): Promise<Config> {
     // The first validation of each schema compiles it: tens of milliseconds together, so yield between.
-    const { settings, problems } = readSettings();
+    const { settings } = readSettings();
+    const problems = [...readSettings().problems];
     await nextTick();
     const loaded = await this.tables.get();
     await nextTick();
@@ -372,19 +369,10 @@ export class PromptAnalyzer implements vscode.Disposable {
       }
     }
     if (targets.length === 0) targets.push(resolveTarget(parseTargetId('openai/gpt-4o'), loaded.tables));
-    const raw = vscode.workspace.getConfiguration('promptLens');
-    // VS Code hands settings objects out as proxies; the schema wants plain JSON data.
-    const plain = (key: string): unknown => JSON.parse(JSON.stringify(raw.get(key) ?? null)) ?? undefined;
-    const findings = parseFindingSettings({
-      disabled: plain('findings.disabled'),
-      rag: plain('rag'),
-      cache: plain('cache'),
-    });
-    problems.push(...findings.problems.map((p) => `promptLens.${p}`));
     const engine: EngineConfig = {
       tables: loaded.tables,
       targets,
-      findings: findings.settings,
+      findings: { disabled: settings.findings.disabled, rag: settings.rag, cache: settings.cache },
       variablePatterns: settings.variablePatterns,
     };
     await this.engine.call('configure', engine);

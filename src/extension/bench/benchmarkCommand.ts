@@ -7,7 +7,7 @@ import type { BenchResult } from '../../core/bench/result';
 import { runBenchmark, type BenchProgress } from '../../core/bench/runner';
 import { parsePrompt } from '../../core/prompt/parse';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
-import { readSettings, readWorkloadProfile } from '../config';
+import { readSettings, readWorkloadProfile } from '../settings';
 import { DEFAULT_SLO } from '../../core/bench/stats';
 import { isPromptDocument } from '../promptDocuments';
 import type { ExtensionTables } from '../tables';

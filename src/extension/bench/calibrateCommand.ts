@@ -6,7 +6,7 @@ import { DEFAULT_FRACTIONS, promptPrefix } from '../../core/calibrate/prefixes';
 import { messageTokenCounter } from '../../core/bench/prediction';
 import { parseTargetId, resolveTarget, targetTokenizerId, type ResolvedTarget } from '../../core/estimate';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
-import { readSettings } from '../config';
+import { readSettings } from '../settings';
 import { keyFor, preparePromptRun, type BenchDeps } from './benchmarkCommand';
 import type { StoredCalibration } from './calibrations';
 

@@ -1,5 +1,5 @@
-import * as vscode from 'vscode';
-import { parseEndpoint, type EndpointConfig } from '../../core/bench/endpoints';
+import type { EndpointConfig } from '../../core/bench/endpoints';
+import { readSettings } from '../settings';
 
 export interface EndpointList {
   endpoints: EndpointConfig[];
@@ -8,33 +8,12 @@ export interface EndpointList {
 }
 
 /**
- * `promptLens.endpoints` from user settings, plus workspace and folder settings only when the
- * workspace is trusted (a hostile repository could otherwise point a benchmark, and the key, at
- * its own server). Later scopes override earlier ones by name.
+ * `promptLens.endpoints` from user settings, plus workspace and folder settings only when the workspace is trusted
+ * (a hostile repository could otherwise point a benchmark, and the key, at its own server): the settings module
+ * reads it so (RESTRICTED_SETTINGS, MERGED_SETTINGS). Later scopes override earlier ones by name.
  */
 export function readEndpoints(): EndpointList {
-  const inspected = vscode.workspace.getConfiguration('promptLens').inspect<unknown>('endpoints');
-  const trusted = vscode.workspace.isTrusted;
-  const scopes: [string, unknown][] = [['user settings', inspected?.globalValue]];
-  const workspaceScopes: [string, unknown][] = [
-    ['workspace settings', inspected?.workspaceValue],
-    ['folder settings', inspected?.workspaceFolderValue],
-  ];
-  if (trusted) scopes.push(...workspaceScopes);
-
-  const byName = new Map<string, EndpointConfig>();
-  const problems: string[] = [];
-  for (const [scope, value] of scopes) {
-    if (value === undefined) continue;
-    if (!Array.isArray(value)) {
-      problems.push(`promptLens.endpoints (${scope}): must be a list of endpoints`);
-      continue;
-    }
-    value.forEach((item, index) => {
-      const parsed = parseEndpoint(item);
-      if (parsed.ok) byName.set(parsed.value.name, parsed.value);
-      else problems.push(`promptLens.endpoints[${index}] (${scope}): ${parsed.error}`);
-    });
-  }
-  return { endpoints: [...byName.values()], problems };
+  const { settings, problems } = readSettings();
+  const byName = new Map(settings.endpoints.map((e) => [e.name, e]));
+  return { endpoints: [...byName.values()], problems: problems.filter((p) => p.startsWith('promptLens.endpoints')) };
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { compareViewState, type CompareViewState } from '../../webview/compare/state';
 import type { PromptAnalyzer } from '../analysis/analyzer';
-import { readSettings } from '../config';
+import { readSettings } from '../settings';
 import { isPromptDocument } from '../promptDocuments';
 import { PanelHost, type PanelSpec } from '../webview/panelHost';
 

@@ -4,7 +4,7 @@ import type { ReportFileInput } from '../../core/findings/report';
 import { reportMarkdown } from '../../core/findings/reportMarkdown';
 import type { PromptAnalyzer } from '../analysis/analyzer';
 import { writeAtomically } from '../bench/history';
-import { readSettings } from '../config';
+import { readSettings } from '../settings';
 import { findPromptFiles } from '../promptDocuments';
 
 /**

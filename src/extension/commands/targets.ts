@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { formatTargetId, memoryFit, parseTargetId, resolveTarget, targetLabel, type Tables } from '../../core/estimate';
-import { readSettings } from '../config';
+import { readSettings } from '../settings';
 import type { ExtensionTables } from '../tables';
 
 type TargetItem = vscode.QuickPickItem & { id?: string };

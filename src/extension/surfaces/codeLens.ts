@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { PromptAnalyzer } from '../analysis/analyzer';
-import { readSettings } from '../config';
+import { readSettings } from '../settings';
 import { fmtTokens } from '../format';
 
 /** Above each message: its tokens and share of TTFT; on the first line, "Benchmark this prompt". */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { PromptAnalyzer } from '../analysis/analyzer';
-import { readSettings } from '../config';
+import { readSettings } from '../settings';
 import { KeyedTimers } from '../keyedTimers';
 import { isPromptDocument } from '../promptDocuments';
 import type { CheapestLine } from './cheapest';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
 import { formatMs, fmtRange, fmtTokens, formatUsd } from '../format';
-import { readSettings } from '../config';
+import { readSettings } from '../settings';
 import type { CheapestLine } from './cheapest';
 
 /** The hover: tokens (prompt, message, selection) and per target TTFT cold/warm, TPOT, E2E, cost. */

@@ -63,11 +63,11 @@ describe('finding settings', () => {
     assert.equal(settings.rag.maxTokens, 4000);
     assert.equal(settings.rag.maxShare, 0.5);
     assert.equal(settings.rag.pattern, undefined);
-    assert.deepEqual(settings.disabled, []);
+    assert.deepEqual(settings.disabled, ['rag-budget'], 'only the bad item is dropped');
     assert.equal(problems.length, 3);
     assert.ok(problems.some((p) => p.startsWith('rag.maxTokens: ')));
     assert.ok(problems.some((p) => p === 'rag.pattern: is not a valid regular expression'));
-    assert.ok(problems.some((p) => p.startsWith('disabled.1: Invalid option')));
+    assert.ok(problems.some((p) => p.startsWith('disabled[1]: Invalid option')));
   });
 
   it('rejects a non-object', () => {

@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { describeProblem, keepValid } from '../../../src/core/settings/keepValid';
+import { parseSettings, settingKeys, settingSchema } from '../../../src/core/settings/schema';
+
+type Json = Record<string, unknown>;
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The parts of a JSON Schema the contract covers: types, limits, enums, item and property schemas. Spellings that
+ * mean the same are made one: `anyOf` of a type and null, an integer's exclusive minimum, the safe-integer bounds.
+ */
+function contract(schema: Json): Json {
+  if (Array.isArray(schema.anyOf)) {
+    const members = (schema.anyOf as Json[]).map(contract);
+    const merged: Json = Object.assign({}, ...members);
+    merged.type = members.flatMap((m) => m.type as string[]).sort();
+    return merged;
+  }
+  const out: Json = {};
+  const types = schema.type === undefined ? [] : ([] as string[]).concat(schema.type as string).sort();
+  if (types.length) out.type = types;
+  const integer = types.includes('integer');
+  let minimum = schema.minimum as number | undefined;
+  let exclusiveMinimum = schema.exclusiveMinimum as number | undefined;
+  if (integer && exclusiveMinimum !== undefined) [minimum, exclusiveMinimum] = [exclusiveMinimum + 1, undefined];
+  if (minimum !== undefined && minimum !== -SAFE) out.minimum = minimum;
+  if (exclusiveMinimum !== undefined) out.exclusiveMinimum = exclusiveMinimum;
+  if (schema.maximum !== undefined && schema.maximum !== SAFE) out.maximum = schema.maximum;
+  if (schema.enum) out.enum = schema.enum;
+  if (schema.default !== undefined) out.default = schema.default;
+  if (schema.items) out.items = contract(schema.items as Json);
+  if (schema.properties)
+    out.properties = Object.fromEntries(
+      Object.entries(schema.properties as Record<string, Json>).map(([k, v]) => [k, contract(v)]),
+    );
+  if (schema.required) out.required = [...(schema.required as string[])].sort();
+  const extra = schema.additionalProperties;
+  if (extra && typeof extra === 'object' && Object.keys(extra).length > 0)
+    out.additionalProperties = contract(extra as Json);
+  return out;
+}
+
+const manifest = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as {
+  contributes: { configuration: { properties: Record<string, Json> } };
+};
+const contributed = manifest.contributes.configuration.properties;
+
+describe('settings: one schema for every promptLens.* key', () => {
+  it('package.json contributes exactly the keys the schema has', () => {
+    assert.deepEqual(
+      Object.keys(contributed).sort(),
+      settingKeys()
+        .map((k) => `promptLens.${k}`)
+        .sort(),
+    );
+  });
+
+  for (const key of settingKeys()) {
+    it(`promptLens.${key}: package.json says what the schema says (type, default, limits, enum, items)`, () => {
+      const schema = settingSchema(key);
+      const fromZod = contract(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json);
+      // The default is what parsing "unset" gives (JSON Schema output drops some defaults beside transforms).
+      const parsedDefault = schema.safeParse(undefined);
+      delete fromZod.default;
+      if (parsedDefault.success && parsedDefault.data !== undefined) fromZod.default = parsedDefault.data;
+      assert.deepEqual(contract(contributed[`promptLens.${key}`]!), fromZod);
+    });
+  }
+});
+
+describe('settings: the one policy (keep valid fields, report bad ones with their path)', () => {
+  const parse = (entries: Record<string, unknown>) => {
+    const { settings, problems } = parseSettings(new Map(Object.entries(entries)));
+    return { settings, problems: problems.map(describeProblem) };
+  };
+
+  it('unset keys take the defaults, with no problems', () => {
+    const { settings, problems } = parse({});
+    assert.deepEqual(problems, []);
+    assert.equal(settings.benchmark.requests, 20);
+    assert.equal(settings.slo.profile, 'interactive');
+    assert.equal(settings.slo.ttftMs, undefined);
+    assert.deepEqual(settings.endpoints, []);
+  });
+
+  it('one bad benchmark.* value resets only itself, not its six neighbours', () => {
+    const { settings, problems } = parse({ 'benchmark.requests': 0, 'benchmark.warmup': 3, 'benchmark.cache': 'cold' });
+    assert.equal(settings.benchmark.requests, 20);
+    assert.equal(settings.benchmark.warmup, 3);
+    assert.equal(settings.benchmark.cache, 'cold');
+    assert.equal(problems.length, 1);
+    assert.match(problems[0]!, /^promptLens\.benchmark\.requests: .*; using the default$/);
+  });
+
+  it('a bad list item is dropped and named; the rest of the list stays', () => {
+    const { settings, problems } = parse({
+      'findings.disabled': ['rag-budget', 'nope'],
+      'benchmark.concurrency': [1, 5000, 8],
+      endpoints: [
+        { name: 'a', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' },
+        { name: 'b', baseUrl: 'ftp://x', model: 'm' },
+      ],
+    });
+    assert.deepEqual(settings.findings.disabled, ['rag-budget']);
+    assert.deepEqual(settings.benchmark.concurrency, [1, 8]);
+    assert.deepEqual(
+      settings.endpoints.map((e) => e.name),
+      ['a'],
+    );
+    assert.equal(problems.length, 3);
+    assert.ok(problems.some((p) => /^promptLens\.findings\.disabled\[1\]: .*; item skipped$/.test(p)));
+    assert.ok(problems.some((p) => /^promptLens\.benchmark\.concurrency\[1\]: .*; item skipped$/.test(p)));
+    assert.ok(problems.some((p) => /^promptLens\.endpoints\[1\]\.baseUrl: must be an http\(s\) URL/.test(p)));
+  });
+
+  it('a list emptied by dropping falls back to its default when the schema needs an item', () => {
+    const { settings, problems } = parse({ targets: [''] });
+    assert.deepEqual(settings.targets, ['llama-3.1-70b@4xh100-sxm', 'openai/gpt-4o']);
+    assert.equal(problems.length, 2);
+  });
+
+  it('SLO: a bad limit is dropped, the other limits and null (no SLO) are kept', () => {
+    const { settings, problems } = parse({ 'slo.ttftMs': -1, 'slo.tpotMs': null, 'slo.concurrency': 4 });
+    assert.equal(settings.slo.ttftMs, undefined);
+    assert.equal(settings.slo.tpotMs, null);
+    assert.equal(settings.slo.concurrency, 4);
+    assert.deepEqual(
+      problems.map((p) => p.split(':')[0]),
+      ['promptLens.slo.ttftMs'],
+    );
+  });
+
+  it('a value that is not data at all falls back to every default', () => {
+    const { value, problems } = keepValid(z.object({ n: z.number().default(1) }), () => 0);
+    assert.deepEqual(value, { n: 1 });
+    assert.equal(problems[0]?.dropped, 'all');
+  });
+});
