@@ -2,7 +2,8 @@
 // loads the tokenizer vocabularies; later calls reuse them (the extension should also cache per document version).
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { compareTargets, promptTokenCounter, resolveProfile, selfHostedModel } from '../src/core/compare';
+import { compareTargets, resolveProfile, selfHostedModel } from '../src/core/compare';
+import { promptTokenCounter } from '../src/core/count';
 import { loadTables } from '../src/core/estimate';
 import { parsePrompt } from '../src/core/prompt/parse';
 

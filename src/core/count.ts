@@ -3,8 +3,8 @@ import { chatTemplateForModel } from './chat/templates';
 import type { ChatMessage, ChatRole, ParseError, ParsedPrompt } from './prompt/types';
 import { unfilledVariables } from './prompt/variables';
 import { withChatOverhead } from './tokenize/chatOverhead';
-import { tokenizerForModel } from './tokenize/models';
-import { DEFAULT_TOKENIZER, isTokenizerId } from './tokenize/registry';
+import { tokenizerFor } from './tokenize/models';
+import { getTokenizer } from './tokenize/registry';
 import type { Tokenizer, TokenizerId } from './tokenize/types';
 
 export interface FileCount {
@@ -41,6 +41,9 @@ export interface TextCounter {
  * Counts the messages a parsed prompt sends (placeholders filled where sample data exists). Pass a
  * counter for the same tokenizer (a CountMemo) to skip messages unchanged since an earlier count.
  * `model` (default: the prompt's own) picks the chat template when it is one whose tokenizer this is.
+ *
+ * The one count every surface shows (status bar, hover, CodeLens, report, Compare, `prompt-lens count` and
+ * `estimate`): the seam where a target turns parsed messages into billed input tokens.
  */
 export function countPrompt(
   parsed: ParsedPrompt,
@@ -96,11 +99,33 @@ export function countChat(
   }
 }
 
-/** The tokenizer a prompt asks for: its front-matter model's when known, else the default. */
-export function tokenizerIdFor(parsed: ParsedPrompt): TokenizerId {
-  const model = parsed.settings.model;
-  if (model === undefined) return DEFAULT_TOKENIZER;
-  if (isTokenizerId(model)) return model;
-  const id = tokenizerForModel(model);
-  return id === 'approximate' ? DEFAULT_TOKENIZER : id;
+/** What a target is billed for a prompt, as compare, the CLI's estimate and the bench's prediction take it. */
+export interface PromptTokens {
+  /** What the API bills: message text plus chat overhead. */
+  tokens: number;
+  tokenizer: string;
+  /** false when the target's tokenizer is approximated (see `prompt-lens tokenizers`). */
+  exact: boolean;
+}
+
+/**
+ * countPrompt's input tokens by tokenizer name (a target's tokenizer or model name, see tokenizerFor), counted once
+ * per tokenizer: many targets share one (gpt-4o and gpt-4.1 are both o200k_base; a 2 MB chat file took 29 s when
+ * every name re-parsed it). Counts already made (the editor's, per tokenizer) are used as they are.
+ */
+export function promptTokenCounter(
+  parsed: ParsedPrompt,
+  known: Partial<Record<TokenizerId, PromptCount>> = {},
+): (tokenizer: string | undefined) => PromptTokens {
+  const counts = new Map<TokenizerId, PromptTokens>();
+  return (tokenizer) => {
+    const id = tokenizerFor(tokenizer);
+    let tokens = counts.get(id);
+    if (!tokens) {
+      const count = known[id] ?? countPrompt(parsed, getTokenizer(id));
+      tokens = { tokens: count.inputTokens, tokenizer: count.tokenizer, exact: count.exact };
+      counts.set(id, tokens);
+    }
+    return tokens;
+  };
 }

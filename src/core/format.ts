@@ -1,4 +1,7 @@
-/** Number formatting shared by the hover, status bar, finding messages and reports (en-US, stable across locales). */
+/**
+ * The one home of number formatting (ms, $, tokens) for every surface: hover, status bar, CodeLens, finding
+ * messages, reports, Compare, the results view and the CLI (en-US, stable across locales).
+ */
 
 export function formatCount(n: number): string {
   return Math.round(n).toLocaleString('en-US');
@@ -22,4 +25,14 @@ export function formatUsd(usd: number): string {
   if (usd >= 1) return `$${usd.toFixed(2)}`;
   const digits = Math.max(2, 1 - Math.floor(Math.log10(usd)));
   return `$${usd.toFixed(Math.min(digits, 6))}`;
+}
+
+/** "12,480", with "≈" when the tokenizer only approximates the model's. */
+export function formatTokens(tokens: number, exact = true): string {
+  return `${exact ? '' : '≈'}${formatCount(tokens)}`;
+}
+
+/** "420 ms (310 ms–600 ms)": the typical value and its range. */
+export function formatRange(range: { p50: number; low: number; high: number }): string {
+  return `${formatMs(range.p50)} (${formatMs(range.low)}–${formatMs(range.high)})`;
 }

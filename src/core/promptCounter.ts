@@ -1,8 +1,9 @@
-import { countPrompt, tokenizerIdFor, type PromptCount } from './count';
+import { countPrompt, type PromptCount } from './count';
 import { parsePrompt } from './prompt/parse';
 import type { ParsedPrompt } from './prompt/types';
 import { IncrementalCounter, type TextEdit } from './tokenize/incremental';
 import { CountMemo } from './tokenize/countMemo';
+import { tokenizerFor } from './tokenize/models';
 import { getTokenizer } from './tokenize/registry';
 import type { Tokenizer, TokenizerId } from './tokenize/types';
 
@@ -73,7 +74,7 @@ export class PromptCounter {
         text,
         this.options.variablePatterns ? { variablePatterns: this.options.variablePatterns } : {},
       );
-    const tokenizer = getTokenizer(this.options.tokenizer ?? tokenizerIdFor(parsed));
+    const tokenizer = getTokenizer(this.options.tokenizer ?? tokenizerFor(parsed.settings.model));
     if (isWholeText(parsed, text))
       return this.store(
         key,

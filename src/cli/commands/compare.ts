@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { promptTokenCounter } from '../../core/count';
 import {
   columnsFor,
   compareTargets,
   PROFILE_NAMES,
   promptSloSettings,
-  promptTokenCounter,
   resolveProfile,
   selfHostedModel,
   type CompareResult,

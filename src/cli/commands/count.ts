@@ -1,15 +1,18 @@
 import { parseArgs } from 'node:util';
-import { countPrompt, tokenizerIdFor, type PromptCount } from '../../core/count';
+import { countPrompt, type PromptCount } from '../../core/count';
+import { parseTargetId, resolveTarget, targetTokenizer } from '../../core/estimate';
 import { parsePrompt } from '../../core/prompt/parse';
 import { listNames } from '../../core/prompt/variables';
 import { withChatOverhead } from '../../core/tokenize/chatOverhead';
+import { tokenizerFor } from '../../core/tokenize/models';
 import { getTokenizer, isTokenizerId } from '../../core/tokenize/registry';
 import { estimateFromSamples, SAMPLE_WINDOWS } from '../../core/tokenize/sampled';
 import { TOKENIZER_IDS, type TokenizerId } from '../../core/tokenize/types';
 import { EXIT, formatBytes, UsageError, type CliIo } from '../io';
+import { loadCliTables } from '../tables';
 import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, oversizedMessage, readPromptFile } from '../promptInput';
 
-export const COUNT_USAGE = `prompt-lens count FILE... [--tokenizer ID] [--json] ${MAX_FILE_USAGE}`;
+export const COUNT_USAGE = `prompt-lens count FILE... [--tokenizer ID | --target ID [--table FILE]...] [--json] ${MAX_FILE_USAGE}`;
 
 interface CountRow extends PromptCount {
   file: string;
@@ -20,12 +23,26 @@ interface CountRow extends PromptCount {
 export async function countCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { json: { type: 'boolean', default: false }, tokenizer: { type: 'string' }, ...MAX_FILE_OPTION },
+    options: {
+      json: { type: 'boolean', default: false },
+      tokenizer: { type: 'string' },
+      target: { type: 'string' },
+      table: { type: 'string', multiple: true },
+      ...MAX_FILE_OPTION,
+    },
     allowPositionals: true,
     strict: true,
   });
   if (positionals.length === 0) throw new UsageError(`no file given; usage: ${COUNT_USAGE}`);
-  const forced = values.tokenizer === undefined ? undefined : tokenizerFlag(values.tokenizer);
+  if (values.tokenizer !== undefined && values.target !== undefined)
+    throw new UsageError(`--tokenizer or --target, not both; usage: ${COUNT_USAGE}`);
+  // --target counts as the editor does for that target: its tokenizer, the same count (core/count.ts).
+  const forced =
+    values.target !== undefined
+      ? targetTokenizer(resolveTarget(parseTargetId(values.target), await loadCliTables(values.table ?? [], io)))
+      : values.tokenizer === undefined
+        ? undefined
+        : tokenizerFlag(values.tokenizer);
   const maxBytes = maxFileBytesFlag(values['max-file-bytes']);
 
   const rows: CountRow[] = [];
@@ -55,7 +72,7 @@ export async function countCommand(args: string[], io: CliIo): Promise<number> {
 
 function parsedRow(file: string, text: string, forced: TokenizerId | undefined): CountRow {
   const parsed = parsePrompt(file, text);
-  return { file, ...countPrompt(parsed, getTokenizer(forced ?? tokenizerIdFor(parsed))), notes: [] };
+  return { file, ...countPrompt(parsed, getTokenizer(forced ?? tokenizerFor(parsed.settings.model))), notes: [] };
 }
 
 /** Not parsed: the raw text as one message, its tokens estimated from samples. */

@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
+import { promptTokenCounter } from '../../core/count';
+import { formatMs, formatUsd } from '../../core/format';
+import { parsePrompt } from '../../core/prompt/parse';
 import {
   estimate,
   parseGpuCount,
   parsePrecision,
-  promptTokenCount,
   resolveTarget,
   targetTokenizerId,
   type Estimate,
@@ -58,11 +60,8 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
 
   let tokens = { tokens: tokensFlag ?? 0, tokenizer: 'none (--tokens)', exact: true };
   if (file !== undefined) {
-    tokens = promptTokenCount(
-      file,
-      await readWholePrompt(io, file, maxFileBytesFlag(values['max-file-bytes'])),
-      targetTokenizerId(target),
-    );
+    const text = await readWholePrompt(io, file, maxFileBytesFlag(values['max-file-bytes']));
+    tokens = promptTokenCounter(parsePrompt(file, text))(targetTokenizerId(target));
   }
   if (cached > tokens.tokens)
     throw new UsageError(`--cached ${cached} exceeds the prompt's ${tokens.tokens} input tokens`);
@@ -142,9 +141,7 @@ function toJson(e: Estimate, tokens: { tokenizer: string; exact: boolean }) {
   };
 }
 
-const ms = (v: number) => (v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v.toFixed(v < 10 ? 1 : 0)} ms`);
-const range = (r: Range) => `${ms(r.p50)} (${ms(r.low)}–${ms(r.high)})`;
-const usd = (v: number) => `$${v < 0.01 ? v.toPrecision(3) : v.toFixed(4)}`;
+const range = (r: Range) => `${formatMs(r.p50)} (${formatMs(r.low)}–${formatMs(r.high)})`;
 const num = (v: number) => v.toLocaleString('en-US');
 function flops(v: number): string {
   const units: [number, string][] = [
@@ -170,7 +167,7 @@ function humanReport(e: Estimate, tokens: { tokenizer: string; exact: boolean })
   );
   if (e.concurrency > 1)
     lines.push(
-      `TTFT at concurrency ${e.concurrency}: p50 ${ms(e.concurrencyTtftMs.p50)}, p99 ${ms(e.concurrencyTtftMs.p99)}`,
+      `TTFT at concurrency ${e.concurrency}: p50 ${formatMs(e.concurrencyTtftMs.p50)}, p99 ${formatMs(e.concurrencyTtftMs.p99)}`,
     );
   lines.push(`TPOT:  ${range(e.tpotMs)}`, `E2E:   ${range(e.e2eMs)}`);
   if (e.memory)
@@ -180,12 +177,12 @@ function humanReport(e: Estimate, tokens: { tokenizer: string; exact: boolean })
   if (e.providerCost) {
     const c = e.providerCost;
     lines.push(
-      `Cost:  cold ${usd(c.cold.totalUsd)} (${c.cold.rule}), warm ${usd(c.warm.totalUsd)} (${c.warm.rule}); ${usd(c.per1kCallsUsd)} per 1,000 calls`,
+      `Cost:  cold ${formatUsd(c.cold.totalUsd)} (${c.cold.rule}), warm ${formatUsd(c.warm.totalUsd)} (${c.warm.rule}); ${formatUsd(c.per1kCallsUsd)} per 1,000 calls`,
       ...c.basis.map((b) => `       ${b}`),
     );
   } else if (e.selfHostedCost) {
     lines.push(
-      `Cost:  ${usd(e.selfHostedCost.perCallUsd)} per call, ${usd(e.selfHostedCost.per1kCallsUsd)} per 1,000 calls (${e.selfHostedCost.basis})`,
+      `Cost:  ${formatUsd(e.selfHostedCost.perCallUsd)} per call, ${formatUsd(e.selfHostedCost.per1kCallsUsd)} per 1,000 calls (${e.selfHostedCost.basis})`,
     );
   }
   for (const error of e.errors) lines.push(`Error: ${error}`);

@@ -1,12 +1,6 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
-import {
-  compareTargets,
-  promptTokenCounter,
-  selfHostedModel,
-  type CompareResult,
-  type WorkloadProfile,
-} from '../compare';
-import type { PromptCount } from '../count';
+import { compareTargets, selfHostedModel, type CompareResult, type WorkloadProfile } from '../compare';
+import { promptTokenCounter, type PromptCount } from '../count';
 import {
   parseTargetId,
   resolveTarget,

@@ -8,7 +8,7 @@ import {
 } from '../estimate';
 import type { ChatMessage } from '../prompt/types';
 import { withChatOverhead } from '../tokenize/chatOverhead';
-import { resolveTokenizerId } from '../tokenize/models';
+import { tokenizerFor } from '../tokenize/models';
 import { getTokenizer } from '../tokenize/registry';
 
 export type Prediction =
@@ -17,7 +17,7 @@ export type Prediction =
 /** Input tokens of the messages as a target's tokenizer counts them (content + chat overhead). */
 export function messageTokenCounter(messages: readonly ChatMessage[]): (tokenizerName: string) => number {
   return (name) => {
-    const tokenizer = getTokenizer(resolveTokenizerId(name));
+    const tokenizer = getTokenizer(tokenizerFor(name));
     const content = messages.reduce((n, m) => n + tokenizer.count(m.content), 0);
     return withChatOverhead(content, messages.length, tokenizer.id);
   };

@@ -1,6 +1,6 @@
 import { countChat, type ChatCount } from '../count';
 import { CountMemo } from '../tokenize/countMemo';
-import { resolveTokenizerId, tokenizerForModel } from '../tokenize/models';
+import { tokenizerFor, tokenizerForModel } from '../tokenize/models';
 import { getTokenizer } from '../tokenize/registry';
 import type { ChatMessage } from '../prompt/types';
 import { withNonce } from './benchPrompt';
@@ -71,7 +71,7 @@ export function endpointRequestCounter(endpoint: BenchResult['endpoint']): Reque
   const targetModel = endpoint.target?.replace(/@.*$/, '').replace(/^.*\//, '');
   const model =
     tokenizerForModel(endpoint.model) === 'approximate' && targetModel !== undefined ? targetModel : endpoint.model;
-  const tokenizer = getTokenizer(resolveTokenizerId(model));
+  const tokenizer = getTokenizer(tokenizerFor(model));
   const memo = new CountMemo(tokenizer);
   return (messages) => countChat(messages, tokenizer, memo, model);
 }

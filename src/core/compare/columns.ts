@@ -1,3 +1,4 @@
+import { formatMs, formatUsd } from '../format';
 import type { CompareRow } from './types';
 
 /** The comparison table's columns, shared by the CLI table and the webview. */
@@ -23,10 +24,6 @@ export interface Column {
   value: (row: CompareRow) => number | string;
   format: (row: CompareRow) => string;
 }
-
-export const formatMs = (v: number): string =>
-  v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : v >= 100 ? `${Math.round(v)} ms` : `${v.toFixed(1)} ms`;
-export const formatUsd = (v: number): string => `$${v < 1 ? v.toFixed(3) : v.toFixed(2)}`;
 
 export const COLUMNS: readonly Column[] = [
   { key: 'target', title: 'Target', numeric: false, value: (r) => r.target, format: (r) => r.target },

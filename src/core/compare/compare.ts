@@ -1,17 +1,6 @@
-import { countPrompt, type PromptCount } from '../count';
-import {
-  tokenizerIdForName,
-  type CacheTtl,
-  type CalibrationProfile,
-  type ModelRow,
-  type PromptTokens,
-  type ResolvedTarget,
-  type Tables,
-} from '../estimate';
-import type { ParsedPrompt } from '../prompt/types';
-import { getTokenizer } from '../tokenize/registry';
-import type { TokenizerId } from '../tokenize/types';
-import { formatMs, formatUsd } from './columns';
+import type { PromptTokens } from '../count';
+import type { CacheTtl, CalibrationProfile, ModelRow, ResolvedTarget, Tables } from '../estimate';
+import { formatMs, formatUsd } from '../format';
 import { providerCandidates, selfHostedCandidates, GPU_COUNTS } from './candidates';
 import { addCheaperWiderNotes } from './notes';
 import { describeProfile } from './profiles';
@@ -93,28 +82,6 @@ function assumptions(
   if (rows.some((r) => !r.tokensExact))
     lines.push('Token counts are approximate for targets whose tokenizer is not available (o200k_base stands in).');
   return lines;
-}
-
-/**
- * Counts a parsed prompt once per tokenizer (many targets' model names share one: gpt-4o and
- * gpt-4.1 are both o200k_base; a 2 MB chat file took 29 s when every name re-parsed it). Counts
- * already made (the editor's, per tokenizer) are used as they are.
- */
-export function promptTokenCounter(
-  parsed: ParsedPrompt,
-  known: Partial<Record<TokenizerId, PromptCount>> = {},
-): (tokenizer: string | undefined) => PromptTokens {
-  const counts = new Map<TokenizerId, PromptTokens>();
-  return (tokenizer) => {
-    const id = tokenizerIdForName(tokenizer);
-    let tokens = counts.get(id);
-    if (!tokens) {
-      const count = known[id] ?? countPrompt(parsed, getTokenizer(id));
-      tokens = { tokens: count.inputTokens, tokenizer: count.tokenizer, exact: count.exact };
-      counts.set(id, tokens);
-    }
-    return tokens;
-  };
 }
 
 /** The hover's one line: the cheapest target meeting the profile's SLO, or that none does. */

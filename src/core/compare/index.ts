@@ -21,12 +21,6 @@ export {
 export { evaluateTarget, failingMetrics, type CompareRow, type SloMetric } from './rows';
 export { NOTE } from './notes';
 export { sortRows, cheapestMeeting, rankCost, type RankBy } from './rank';
-export {
-  compareTargets,
-  promptTokenCounter,
-  cheapestMeetingLine,
-  type CompareRequest,
-  type CompareResult,
-} from './compare';
-export { COLUMNS, columnsFor, formatMs, formatUsd, type Column, type ColumnKey } from './columns';
+export { compareTargets, cheapestMeetingLine, type CompareRequest, type CompareResult } from './compare';
+export { COLUMNS, columnsFor, type Column, type ColumnKey } from './columns';
 export { promptSloSettings } from './frontMatter';

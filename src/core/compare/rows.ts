@@ -6,9 +6,9 @@ import {
   type CacheTtl,
   type CalibrationProfile,
   type Estimate,
-  type PromptTokens,
   type ResolvedTarget,
 } from '../estimate';
+import type { PromptTokens } from '../count';
 import { rowNotes } from './notes';
 import type { CompareRow, SloMetric, WorkloadProfile } from './types';
 import { replicaTimePerCall, replicaTokensPerSecond, selfHostedCallUsd } from './selfHostedCost';

@@ -55,4 +55,3 @@ export {
   type Deployment,
   type Scenario,
 } from './selfHosted';
-export { promptTokenCount, tokenizerIdForName, type PromptTokens } from './promptTokens';

@@ -1,3 +1,4 @@
+import { formatPath } from '../settings/keepValid';
 import { Slicer } from '../slicer';
 import type { z } from 'zod';
 import builtinHardware from '../../../data/hardware.json';
@@ -146,11 +147,4 @@ export function parseTableText(name: string, text: string): { source?: TableSour
 function idOf(raw: unknown): string | undefined {
   const value = raw && typeof raw === 'object' ? (raw as { id?: unknown }).id : undefined;
   return typeof value === 'string' ? value : undefined;
-}
-
-export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>(
-    (out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)),
-    '',
-  );
 }

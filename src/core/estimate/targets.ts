@@ -8,7 +8,7 @@ import {
   type ProviderRow,
 } from './schemas';
 import type { Tables } from './tables';
-import { resolveTokenizerId } from '../tokenize/models';
+import { tokenizerFor } from '../tokenize/models';
 import type { TokenizerId } from '../tokenize/types';
 
 /**
@@ -169,7 +169,7 @@ export function targetTokenizerId(target: ResolvedTarget): string {
 
 /** The registry tokenizer that counts for a target (exact, or the approximation standing in). */
 export function targetTokenizer(target: ResolvedTarget): TokenizerId {
-  return resolveTokenizerId(targetTokenizerId(target));
+  return tokenizerFor(targetTokenizerId(target));
 }
 
 /** "llama-3.1-70b · 4×h100-sxm" or "openai/gpt-4o": how messages name a target. */

@@ -1,3 +1,4 @@
+import { countPrompt } from '../count';
 import { parsePrompt } from '../prompt/parse';
 import type { ParsedPrompt, ParseOptions, SourceRange } from '../prompt/types';
 import type { Tokenizer } from '../tokenize/types';
@@ -144,7 +145,8 @@ export function buildReport(
   const files: ReportFile[] = [];
   const found: Finding[] = [];
   for (const f of [...inputs].sort((a, b) => a.path.localeCompare(b.path))) {
-    const n = analyser.promptTokens(f.path) ?? 0;
+    // The file's input tokens as every surface counts them; the analyser's token stream serves prefix matching.
+    const n = countPrompt(parsed.get(f.path) as ParsedPrompt, tokenizer).inputTokens;
     const result = fileFindings({
       file: f.path,
       text: f.text,

@@ -19,8 +19,11 @@ export function describeProblem(p: SettingProblem): string {
 }
 
 /** A path as users write it: `benchmark.requests`, `endpoints[1].baseUrl`. */
-export function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)),
+    '',
+  );
 }
 
 /**

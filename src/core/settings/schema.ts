@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpointConfigSchema } from '../bench/endpoints';
 import { sloSchema } from '../compare/profiles';
+import { cacheTtlSchema } from '../estimate';
 import { DEFAULT_TARGET_IDS } from '../estimate/targets';
 import { findingSettingsSchema } from '../findings/settings';
 import { DEFAULT_INCLUDE_GLOBS } from '../promptFiles';
@@ -35,7 +36,13 @@ export const settingsSchema = z.object({
   diagnostics: enabled,
   findings: z.object({ disabled: findingSettingsSchema.shape.disabled }).prefault({}),
   rag: findingSettingsSchema.shape.rag,
-  cache: findingSettingsSchema.shape.cache,
+  cache: z
+    .object({
+      ...findingSettingsSchema.shape.cache.unwrap().shape,
+      /** Which cache TTL the cost of a cache write assumes. */
+      ttl: cacheTtlSchema.default('5m'),
+    })
+    .prefault({}),
   endpoints: z.array(endpointConfigSchema).default([]),
   benchmark: z
     .object({

@@ -1,4 +1,4 @@
-import { TOKENIZER_IDS, type TokenizerId } from './types';
+import { DEFAULT_TOKENIZER, TOKENIZER_IDS, type TokenizerId } from './types';
 
 /**
  * Model id → tokenizer, first matching prefix wins (ids are lower-cased, provider prefixes such as
@@ -37,7 +37,12 @@ export function tokenizerForModel(model: string): TokenizerId {
   return PREFIXES.find(([prefix]) => id.startsWith(prefix))?.[1] ?? 'approximate';
 }
 
-/** A tokenizer id or a model name (as tables and front matter give them) to a registry id. */
-export function resolveTokenizerId(name: string): TokenizerId {
+/**
+ * The one tokenizer resolution, for every surface: a tokenizer id as it is, a model name (front matter, table rows,
+ * flags) to its family's tokenizer; no name: the default; an unknown model: `approximate` (o200k_base counts,
+ * marked inexact).
+ */
+export function tokenizerFor(name: string | undefined): TokenizerId {
+  if (name === undefined) return DEFAULT_TOKENIZER;
   return (TOKENIZER_IDS as readonly string[]).includes(name) ? (name as TokenizerId) : tokenizerForModel(name);
 }

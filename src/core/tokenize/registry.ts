@@ -114,4 +114,4 @@ export function loadedTokenizers(): TokenizerId[] {
   return [...loaded.keys()];
 }
 
-export const DEFAULT_TOKENIZER: TokenizerId = 'o200k_base';
+export { DEFAULT_TOKENIZER } from './types';

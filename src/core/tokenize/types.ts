@@ -37,6 +37,9 @@ export interface Chunk {
   tokens: number;
 }
 
+/** What counts when nothing names a model. */
+export const DEFAULT_TOKENIZER = 'o200k_base' satisfies ExactTokenizerId;
+
 export const EXACT_TOKENIZER_IDS = ['o200k_base', 'cl100k_base', 'llama3', 'qwen2', 'deepseek-v3', 'gemma3'] as const;
 export type ExactTokenizerId = (typeof EXACT_TOKENIZER_IDS)[number];
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { PromptAnalyzer } from '../analysis/analyzer';
 import { readSettings } from '../settings';
-import { fmtTokens } from '../format';
+import { formatTokens } from '../../core/format';
 
 /** Above each message: its tokens and share of TTFT; on the first line, "Benchmark this prompt". */
 export class PromptCodeLensProvider implements vscode.CodeLensProvider {
@@ -38,7 +38,7 @@ export class PromptCodeLensProvider implements vscode.CodeLensProvider {
       const line = document.positionAt(message.range.start).line;
       lenses.push(
         new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
-          title: `${message.role}: ${fmtTokens(tokens, analysis.count.exact)} tok${ttft}`,
+          title: `${message.role}: ${formatTokens(tokens, analysis.count.exact)} tok${ttft}`,
           command: 'promptLens.compareTargets',
           arguments: [document.uri],
         }),

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { DocumentAnalysis } from '../analysis/analyzer';
-import { fmtTokens } from '../format';
+import { formatTokens } from '../../core/format';
 
 /**
  * A subtle mark on the cacheable prefix: a thin bar in the gutter side of its lines and, where it
@@ -27,7 +27,7 @@ export class PrefixDecorations implements vscode.Disposable {
     }
     const end = editor.document.positionAt(cacheable.endOffset);
     editor.setDecorations(this.prefix, [new vscode.Range(0, 0, end.line, 0)]);
-    const note = `◀ cacheable prefix ends: ${fmtTokens(cacheable.tokens)} tokens (${cacheable.source})`;
+    const note = `◀ cacheable prefix ends: ${formatTokens(cacheable.tokens)} tokens (${cacheable.source})`;
     editor.setDecorations(this.end, [
       { range: new vscode.Range(end, end), renderOptions: { after: { contentText: note } } },
     ]);

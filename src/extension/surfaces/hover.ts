@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
-import { formatMs, fmtRange, fmtTokens, formatUsd } from '../format';
+import { formatMs, formatRange, formatTokens, formatUsd } from '../../core/format';
 import { readSettings } from '../settings';
 import type { CheapestLine } from './cheapest';
 
@@ -46,12 +46,12 @@ export function renderHover(
   lines.push('');
   const exact = a.count.exact;
   const parts = [
-    `prompt **${fmtTokens(a.count.inputTokens, exact)}** tokens (${fmtTokens(a.count.contentTokens, exact)} content + chat overhead, \`${a.count.tokenizer}\`${exact ? '' : ', approximate'})`,
+    `prompt **${formatTokens(a.count.inputTokens, exact)}** tokens (${formatTokens(a.count.contentTokens, exact)} content + chat overhead, \`${a.count.tokenizer}\`${exact ? '' : ', approximate'})`,
   ];
   const index = a.parsed.messages.findIndex((m) => offset >= m.range.start && offset <= m.range.end);
   const message = index >= 0 ? a.count.messages[index] : undefined;
-  if (message) parts.push(`this ${message.role} message **${fmtTokens(message.tokens, exact)}**`);
-  if (selectionTokens !== undefined) parts.push(`selection **${fmtTokens(selectionTokens, exact)}**`);
+  if (message) parts.push(`this ${message.role} message **${formatTokens(message.tokens, exact)}**`);
+  if (selectionTokens !== undefined) parts.push(`selection **${formatTokens(selectionTokens, exact)}**`);
   lines.push(`Tokens: ${parts.join(' · ')}`);
   lines.push('');
   lines.push(`| target | TTFT cold / warm | TPOT | E2E (${primary?.cold.outputTokens ?? 0} out) | $/call · per 1k |`);
@@ -60,7 +60,7 @@ export function renderHover(
     const warm = t.warm ? ` / ${formatMs(t.warm.ttftMs.p50)}` : '';
     const calibrated = t.calibratedOn ? ` · calibrated (${t.calibratedOn})` : '';
     lines.push(
-      `| ${t.label}${calibrated} | ${fmtRange(t.cold.ttftMs)}${warm} | ${formatMs(t.cold.tpotMs.p50)} | ${formatMs((t.warm ?? t.cold).e2eMs.p50)} | ${formatUsd(t.warm?.costUsd ?? t.cold.costUsd)} · ${formatUsd(t.warm?.costPer1kCallsUsd ?? t.cold.costPer1kCallsUsd)} |`,
+      `| ${t.label}${calibrated} | ${formatRange(t.cold.ttftMs)}${warm} | ${formatMs(t.cold.tpotMs.p50)} | ${formatMs((t.warm ?? t.cold).e2eMs.p50)} | ${formatUsd(t.warm?.costUsd ?? t.cold.costUsd)} · ${formatUsd(t.warm?.costPer1kCallsUsd ?? t.cold.costPer1kCallsUsd)} |`,
     );
   }
   lines.push('', `Bound: ${a.targets.map((t) => `${t.label} — ${t.phase}`).join('; ')}.`);
@@ -68,7 +68,7 @@ export function renderHover(
   lines.push('');
   const warm =
     a.cacheable && a.targets.some((t) => t.warm)
-      ? `; warm = the ${fmtTokens(a.cacheable.tokens)}-token ${a.cacheable.source} prefix served from the cache`
+      ? `; warm = the ${formatTokens(a.cacheable.tokens)}-token ${a.cacheable.source} prefix served from the cache`
       : '';
   lines.push(`_${a.profile.name} profile: concurrency ${conc}, ${a.profile.outputTokens} output tokens${warm}._`);
   const pricing = a.targets.filter((t) => t.pricing.length > 0);

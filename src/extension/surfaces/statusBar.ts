@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { DocumentAnalysis } from '../analysis/analyzer';
-import { formatMs, fmtTokens, formatUsd, statusLine } from '../format';
+import type { TargetEstimate } from '../../core/analysis/targetEstimates';
+import { formatMs, formatTokens, formatUsd } from '../../core/format';
 
 /**
  * Two items: the active prompt's `tokens · TTFT · $` (tooltip: every target) and the primary
@@ -64,7 +65,7 @@ export class PromptStatusBar implements vscode.Disposable {
 function tooltip(a: DocumentAnalysis): vscode.MarkdownString {
   const rows = a.targets.map(
     (t) =>
-      `| ${t.label} | ${fmtTokens(t.inputTokens, t.exact)} | ${formatMs(t.cold.ttftMs.p50)} | ${t.warm ? formatMs(t.warm.ttftMs.p50) : '–'} | ${formatMs(t.cold.tpotMs.p50)} | ${formatUsd(t.warm?.costUsd ?? t.cold.costUsd)} |`,
+      `| ${t.label} | ${formatTokens(t.inputTokens, t.exact)} | ${formatMs(t.cold.ttftMs.p50)} | ${t.warm ? formatMs(t.warm.ttftMs.p50) : '–'} | ${formatMs(t.cold.tpotMs.p50)} | ${formatUsd(t.warm?.costUsd ?? t.cold.costUsd)} |`,
   );
   return new vscode.MarkdownString(
     [
@@ -78,4 +79,12 @@ function tooltip(a: DocumentAnalysis): vscode.MarkdownString {
       'Click: compare all targets',
     ].join('\n'),
   );
+}
+
+/** The status bar line: `12,480 tok · TTFT ≈ 0.9 s · $0.031`. */
+export function statusLine(inputTokens: number, exact: boolean, primary: TargetEstimate | undefined): string {
+  const tokens = `${formatTokens(inputTokens, exact)} tok`;
+  if (!primary) return tokens;
+  const ttft = primary.warm ? primary.warm.ttftMs.p50 : primary.cold.ttftMs.p50;
+  return `${tokens} · TTFT ≈ ${formatMs(ttft)} · ${formatUsd(primary.warm?.costUsd ?? primary.cold.costUsd)}`;
 }

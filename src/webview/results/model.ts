@@ -1,5 +1,6 @@
 // Pure derivations from a benchmark result to what the results view draws (unit-tested in Node).
 import type { BenchResult, Distribution, LevelResult, ModeResult } from '../../core/bench/result';
+import { formatMs } from '../../core/format';
 import { DEFAULT_SLO_MIN_SHARE, levelPasses, sloVerdict, type SloVerdict } from '../../core/bench/stats';
 
 export interface LevelRow {
@@ -109,9 +110,9 @@ export function itlByPosition(level: LevelResult): { position: number[]; meanMs:
   return { position: sums.map((_, i) => i + 1), meanMs: sums.map((s, i) => s / (counts[i] ?? 1)) };
 }
 
+/** formatMs (one millisecond format on every surface), with '–' for a missing value. */
 export function ms(value: number | undefined | null): string {
-  if (value === undefined || value === null || !Number.isFinite(value)) return '–';
-  return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`;
+  return value === undefined || value === null ? '–' : formatMs(value);
 }
 
 export function pct(value: number | undefined): string {

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { countPrompt } from '../../../src/core/count';
 import { parsePrompt } from '../../../src/core/prompt/parse';
-import { resolveTokenizerId } from '../../../src/core/tokenize/models';
+import { tokenizerFor } from '../../../src/core/tokenize/models';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
 
 // Each fixture is a public capture (cited in its `source`) where both the request and the usage the
@@ -20,7 +20,7 @@ const captures = readdirSync(DIR)
 
 describe('counts equal what real endpoints billed (public captures)', () => {
   for (const { file, capture } of captures) {
-    const tokenizer = getTokenizer(resolveTokenizerId(capture.request.model));
+    const tokenizer = getTokenizer(tokenizerFor(capture.request.model));
     it(`${file}: ${capture.request.model} billed ${capture.usage.prompt_tokens}`, () => {
       assert.ok(tokenizer.exact, `${tokenizer.id} must be exact for a billed-count test`);
       const parsed = parsePrompt(file, JSON.stringify({ messages: capture.request.messages }));

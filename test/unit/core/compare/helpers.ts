@@ -1,5 +1,5 @@
 import type { CompareRow } from '../../../../src/core/compare';
-import type { PromptTokens } from '../../../../src/core/estimate';
+import type { PromptTokens } from '../../../../src/core/count';
 
 /** A row with round numbers; tests override what they exercise. */
 export function row(overrides: Partial<CompareRow> & { target: string }): CompareRow {
