@@ -98,6 +98,6 @@ describe('results view model', () => {
   });
 
   it('formats milliseconds without false precision', () => {
-    assert.deepEqual([ms(3.14159), ms(42.4), ms(1234), ms(undefined)], ['3.1 ms', '42 ms', '1.23 s', '–']);
+    assert.deepEqual([ms(3.14159), ms(42.4), ms(1234), ms(undefined)], ['3.1 ms', '42 ms', '1.2 s', '–']);
   });
 });
