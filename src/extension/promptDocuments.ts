@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
-import { BUILTIN_PROMPT_GLOBS, promptFileMatcher } from '../core/promptFiles';
+import { BUILTIN_PROMPT_GLOBS, PROMPT_LANGUAGES } from '../core/prompt/formats';
+import { promptFileMatcher } from '../core/promptFiles';
 import { readSettings } from './settings';
-
-export const PROMPT_LANGUAGES = ['prompt', 'prompty'] as const;
 
 /** The selector for providers: prompt languages, built-in file patterns and the user's include globs. */
 export function promptSelector(): vscode.DocumentFilter[] {
@@ -17,7 +16,7 @@ export function promptSelector(): vscode.DocumentFilter[] {
 const matchers = new Map<string, (relativePath: string) => boolean>();
 
 export function isPromptDocument(document: vscode.TextDocument): boolean {
-  if ((PROMPT_LANGUAGES as readonly string[]).includes(document.languageId)) return true;
+  if (PROMPT_LANGUAGES.includes(document.languageId)) return true;
   const { include } = readSettings(document.uri).settings;
   const key = JSON.stringify(include);
   let matches = matchers.get(key);

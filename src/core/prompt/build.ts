@@ -1,4 +1,4 @@
-import type { PromptFormat } from '../promptFiles';
+import type { PromptFormat } from './formats';
 import { splitRoleSections } from './roles';
 import { renderVariables } from './variables';
 import type { ChatRole, ParseError, ParsedPrompt, PromptSettings, SourceRange, TemplateVariable } from './types';

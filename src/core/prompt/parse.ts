@@ -1,4 +1,4 @@
-import { formatOf } from '../promptFiles';
+import { formatOf } from './formats';
 import { parseChatJson } from './chatJson';
 import { parsePlain } from './plain';
 import { parsePromptMd } from './promptMd';

@@ -1,7 +1,7 @@
 import { bodySections, buildPrompt } from './build';
 import { splitFrontMatter } from './frontMatter';
 import { readPromptySettings } from './settings';
-import type { PromptFormat } from '../promptFiles';
+import type { PromptFormat } from './formats';
 import type { ParsedPrompt } from './types';
 import { parseYaml } from './yaml';
 

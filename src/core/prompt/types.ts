@@ -1,4 +1,4 @@
-import type { PromptFormat } from '../promptFiles';
+import type { PromptFormat } from './formats';
 
 /** One chat message as an API receives it. */
 export type ChatRole = 'system' | 'developer' | 'user' | 'assistant' | 'tool';

@@ -4,7 +4,7 @@ import { sloSchema } from '../compare/profiles';
 import { cacheTtlSchema } from '../estimate';
 import { DEFAULT_TARGET_IDS } from '../estimate/targets';
 import { findingSettingsSchema } from '../findings/settings';
-import { DEFAULT_INCLUDE_GLOBS } from '../promptFiles';
+import { DEFAULT_INCLUDE_GLOBS } from '../prompt/formats';
 import { regexSource } from './fields';
 import { keepValid, type SettingProblem } from './keepValid';
 

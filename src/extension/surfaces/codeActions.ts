@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { formatOf } from '../../core/promptFiles';
+import { formatOf } from '../../core/prompt/formats';
 import type { FindingCode, RelatedLocation } from '../../core/findings/types';
 import { DIAGNOSTIC_SOURCE, relatedLocation, type PromptDiagnostics } from './diagnostics';
 

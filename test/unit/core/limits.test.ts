@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { promptTokenCounter } from '../../../src/core/count';
-import { countPrompt } from '../../../src/core/count';
+import { countPrompt, promptTokenCounter } from '../../../src/core/count';
 import { parsePrompt } from '../../../src/core/prompt/parse';
 import { MAX_NESTING } from '../../../src/core/prompt/yaml';
 import { getTokenizer } from '../../../src/core/tokenize/registry';

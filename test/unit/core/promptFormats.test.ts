@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  formatOf,
+  PROMPT_FORMATS,
+  promptActivationEvents,
+  promptFileWhenClause,
+} from '../../../src/core/prompt/formats';
+import { promptFileMatcher } from '../../../src/core/promptFiles';
+
+const manifest = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as {
+  activationEvents: string[];
+  contributes: {
+    languages: Array<{ id: string; extensions: string[] }>;
+    menus: { 'editor/title': Array<{ command: string; when: string }> };
+  };
+};
+
+describe('one definition of "prompt file" (core/prompt/formats.ts)', () => {
+  it("package.json's activation events are the derived ones (plus the results view's)", () => {
+    const prompts = manifest.activationEvents.filter((e) => !e.startsWith('onWebviewPanel:'));
+    assert.deepEqual(prompts, promptActivationEvents());
+  });
+
+  it('a workspace with only prompts/*.md activates (the default include globs are activation events)', () => {
+    assert.ok(manifest.activationEvents.includes('workspaceContains:**/prompts/**/*.md'));
+  });
+
+  it("the Benchmark button's `when` clause is the derived one", () => {
+    const button = manifest.contributes.menus['editor/title'].find((m) => m.command === 'promptLens.benchmarkPrompt');
+    assert.equal(button?.when, promptFileWhenClause());
+  });
+
+  it('the contributed languages own exactly their formats’ suffixes', () => {
+    for (const format of PROMPT_FORMATS.filter((f) => f.language)) {
+      const language = manifest.contributes.languages.find((l) => l.id === format.language);
+      assert.deepEqual(language?.extensions, format.suffixes, format.id);
+    }
+  });
+
+  it('the matcher, the format and the when clause agree on each built-in suffix', () => {
+    const matches = promptFileMatcher([]);
+    const when = /resourceFilename =~ \/(.*)\/$/.exec(promptFileWhenClause())![1]!;
+    for (const format of PROMPT_FORMATS)
+      for (const suffix of format.suffixes) {
+        const path = `deep/dir/Name${suffix}`;
+        assert.equal(formatOf(path), format.id, path);
+        assert.equal(matches(path), format.builtin, `matcher on ${path}`);
+        const byWhen = format.language !== undefined || new RegExp(when).test(path);
+        assert.equal(byWhen, format.builtin, `when clause on ${path}`);
+      }
+    assert.equal(promptFileMatcher()('prompts/guide.md'), true, 'default include globs');
+    assert.equal(formatOf('notes.txt'), 'plain');
+  });
+});
