@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
+import { log } from './log';
 import type { CompareViewState } from '../webview/compare/state';
 import type { ResultsViewState } from '../webview/results/state';
 import { PromptAnalyzer, type DocumentAnalysis } from './analysis/analyzer';
@@ -31,6 +32,8 @@ export interface PromptLensApi {
   compareState(): CompareViewState | undefined;
   /** Where benchmark history and other per-workspace data are kept. */
   historyRoot(): string;
+  /** The output channel's last lines. */
+  logLines(): readonly string[];
   /** How long activate() took, which vocabularies it loaded (none) and whether it started the worker (no). */
   activation: { ms: number; vocabularies: string[]; workerRunning: boolean };
   /** Vocabularies loaded in the extension host itself (analysis loads them in its worker only). */
@@ -70,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
   };
   let providers = registerProviders();
   context.subscriptions.push(
+    log,
     tables,
     analyzer,
     statusBar,
@@ -122,6 +126,7 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
     resultsState: () => bench.panel.state,
     compareState: () => compare.state,
     historyRoot: () => bench.storage,
+    logLines: () => log.recent(),
   };
 }
 

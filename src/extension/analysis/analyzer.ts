@@ -1,6 +1,7 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
 import type { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
+import { log } from '../log';
 import type { Cacheable, CountResult, EngineConfig } from '../../core/analysis/engine';
 import { estimateTarget, type TargetEstimate } from '../../core/analysis/targetEstimates';
 import type { CompareResult, WorkloadProfile } from '../../core/compare';
@@ -86,7 +87,7 @@ export class PromptAnalyzer implements vscode.Disposable {
   ) {
     this.engine = new EngineClient(spawnWorker, {
       onExit: (reason, restarting) => {
-        console.error(`Prompt Latency Lens: ${reason}${restarting ? '; restarting it' : ''}`);
+        log.error(`${reason}${restarting ? '; restarting it' : ''}`);
         if (restarting) this.invalidate();
         else
           void vscode.window.showErrorMessage(
@@ -273,7 +274,7 @@ export class PromptAnalyzer implements vscode.Disposable {
           this.store(document, result, generation);
           this.findingsEmitter.fire(document);
         },
-        (error: unknown) => console.error('Prompt Latency Lens: findings failed', error),
+        (error: unknown) => log.error('findings failed', error),
       );
     });
   }
@@ -336,7 +337,7 @@ export class PromptAnalyzer implements vscode.Disposable {
       // Hovers keep answering from the results they have while the surfaces refresh them all.
       for (const key of this.results.keys()) this.stale.add(key);
       this.emitter.fire(undefined);
-    })().catch((error: unknown) => console.error('Prompt Latency Lens: workspace scan failed', error));
+    })().catch((error: unknown) => log.error('workspace scan failed', error));
     this.scans.set(primary.id, scan);
   }
 

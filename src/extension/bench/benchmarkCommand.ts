@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { log } from '../log';
 import { benchMessages } from '../../core/bench/benchPrompt';
 import type { EndpointConfig } from '../../core/bench/endpoints';
 import type { ChatMessage } from '../../core/prompt/types';
@@ -207,9 +208,20 @@ export async function benchmarkPrompt(
     );
   }
   deps.panel.show({ ...base, running: false, result });
+  log.info(benchmarkLogLine(label, endpoint.name, result));
   if (result.partial)
     void vscode.window.showWarningMessage(
       `Prompt Latency Lens: the benchmark stopped early (${result.partialReason ?? 'cancelled'}); the partial result is shown and saved.`,
     );
   return result;
+}
+
+/** One line per run for the output channel: what ran, how many failed, and the first (already redacted) error. */
+function benchmarkLogLine(prompt: string, endpoint: string, result: BenchResult): string {
+  const requests = result.modes.flatMap((m) => m.levels.flatMap((l) => l.requests));
+  const failed = requests.filter((r) => !r.ok);
+  const first = failed.find((r) => r.error?.message)?.error?.message;
+  return `benchmark of ${prompt} on ${endpoint}: ${requests.length} requests, ${failed.length} failed${
+    result.partial ? ` (partial: ${result.partialReason ?? 'cancelled'})` : ''
+  }${first ? `; first error: ${first}` : ''}`;
 }

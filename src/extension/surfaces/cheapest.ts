@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { log } from '../log';
 import { cheapestMeetingLine } from '../../core/compare';
 import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
 import { KeyedTimers } from '../keyedTimers';
@@ -32,9 +33,7 @@ export class CheapestLine implements vscode.Disposable {
   schedule(document: vscode.TextDocument, analysis: DocumentAnalysis): void {
     this.timers.schedule(document.uri.toString(), IDLE_MS, () => {
       if (document.version === analysis.version && !document.isClosed)
-        void this.update(document, analysis).catch((error: unknown) =>
-          console.error('Prompt Latency Lens: comparison failed', error),
-        );
+        void this.update(document, analysis).catch((error: unknown) => log.error('comparison failed', error));
     });
   }
 

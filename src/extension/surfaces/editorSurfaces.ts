@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { log } from '../log';
 import type { PromptAnalyzer } from '../analysis/analyzer';
 import { readSettings } from '../settings';
 import { KeyedTimers } from '../keyedTimers';
@@ -82,7 +83,7 @@ export class EditorSurfaces implements vscode.Disposable {
       this.codeLens.refresh();
       this.cheapest.schedule(document, analysis);
     } catch (error) {
-      console.error('Prompt Latency Lens: analysis failed', error);
+      log.error('analysis failed', error);
     }
   }
 

@@ -78,6 +78,15 @@ describe('security: hostile endpoints, escaping and secrets', () => {
       errors.every((e) => e.length > 0 && !e.includes(KEY)),
       'errors carry the endpoint message with the key redacted',
     );
+    const logged = (await extensionApi()).logLines();
+    assert.ok(
+      logged.some((l) => l.startsWith('benchmark of ') && l.includes('failed')),
+      'the run is in the output channel',
+    );
+    assert.ok(
+      logged.every((l) => !l.includes(KEY)),
+      'the key reached the output channel',
+    );
 
     // Rendered as text in real Chromium, and no injected script ran.
     const shown = await waitFor(
