@@ -14,7 +14,8 @@ const common = {
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  sourcemap: true,
+  // Source maps for development builds only: the packaged extension ships none.
+  sourcemap: !production,
   sourcesContent: false,
   minify: production,
   logLevel: 'warning',
