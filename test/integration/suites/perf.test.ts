@@ -63,7 +63,8 @@ describe('perf: editor responsiveness', function () {
     const api = await extensionApi();
     figures.activationMs = Number(api.activation.ms.toFixed(1));
     figures.vocabulariesAtActivation = api.activation.vocabularies;
-    assert.ok(Array.isArray(api.activation.vocabularies));
+    assert.deepEqual(api.activation.vocabularies, [], 'activation loaded a vocabulary');
+    assert.equal(api.activation.workerRunning, false, 'activation started the analysis worker');
   });
 
   it("control: opening the same megabyte as plain text (VS Code's own cost; no prompt, no analysis)", async () => {

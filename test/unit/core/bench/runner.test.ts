@@ -52,7 +52,7 @@ describe('benchmark runner', () => {
     assert.equal(progress.length, 12);
     assert.equal(progress[11], 'c=3 6/6');
     assert.equal(result.partial, false);
-    assert.ok(JSON.parse(JSON.stringify(result)), 'the result is plain JSON');
+    assert.deepEqual(JSON.parse(JSON.stringify(result)), result, 'the result is plain JSON (survives a round trip)');
   });
 
   it('reports the result so far after each level (for live views), without sharing later mutations', async () => {
@@ -94,12 +94,11 @@ describe('benchmark runner', () => {
   });
 
   it('cancellation stops everything in flight at once and returns a partial result', async () => {
+    // Each response takes 400 ms; every request ending 'cancelled' (none ok) shows the abort cut them short.
     delayMs = 400;
     const stop = new AbortController();
     setTimeout(() => stop.abort(), 100);
-    const started = performance.now();
     const result = await runBenchmark(base({ warmup: 0, concurrency: [4, 8], requests: 8, signal: stop.signal }));
-    assert.ok(performance.now() - started < 400, 'returned before the stalled responses finished');
     assert.deepEqual([result.partial, result.partialReason], [true, 'cancelled']);
     const level = result.modes[0]!.levels;
     assert.equal(level.length, 1);
