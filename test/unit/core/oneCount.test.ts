@@ -20,7 +20,7 @@ const PROMPTS = [
   'findings/prompts/support-billing.prompt',
 ];
 // An exact open-weight tokenizer, an exact API one, and an approximated one.
-const TARGETS = ['llama-3.1-70b@4xh100-sxm', 'openai/gpt-4o', 'anthropic/claude-sonnet-4'];
+const TARGETS = ['llama-3.1-70b@4xh100-sxm', 'openai/gpt-4o', 'anthropic/claude-sonnet-4.6'];
 
 /**
  * One count (#15 item 3): for the same prompt, target and settings, the status bar / hover / CodeLens (the analysis
