@@ -13,6 +13,8 @@ export interface CliIo {
    * named node_modules or .git are not entered and symbolic links are not followed.
    */
   listFiles(dir: string): Promise<string[]>;
+  /** Writes a whole file (atomically: a reader never sees half of it). */
+  writeFile(path: string, text: string): Promise<void>;
   env: Record<string, string | undefined>;
   cwd: string;
 }

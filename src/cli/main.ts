@@ -1,6 +1,7 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { benchCommand, BENCH_USAGE } from './commands/bench';
+import { calibrateCommand, CALIBRATE_USAGE } from './commands/calibrate';
 import { compareCommand, COMPARE_USAGE } from './commands/compare';
 import { countCommand, COUNT_USAGE } from './commands/count';
 import { tokenizersCommand, TOKENIZERS_USAGE } from './commands/tokenizers';
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   compare: { run: compareCommand, usage: COMPARE_USAGE },
   report: { run: reportCommand, usage: REPORT_USAGE },
   bench: { run: benchCommand, usage: BENCH_USAGE },
+  calibrate: { run: calibrateCommand, usage: CALIBRATE_USAGE },
   'serve-sim': { run: serveSimCommand, usage: SERVE_SIM_USAGE },
 };
 
@@ -65,7 +67,8 @@ function oneLine(error: unknown): string {
   return line.length > 1000 ? `${line.slice(0, 999)}…` : line;
 }
 
-function processIo(): CliIo {
+/** The CLI's real terminal and file system. */
+export function processIo(): CliIo {
   return {
     out: (text) => process.stdout.write(terminalSafe(text)),
     err: (text) => process.stderr.write(terminalSafe(text)),
@@ -77,9 +80,22 @@ function processIo(): CliIo {
       return info.size;
     },
     listFiles,
+    writeFile: writeAtomically,
     env: process.env,
     cwd: process.cwd(),
   };
+}
+
+/** Temp file beside the target, then rename: an interrupted write leaves the old file or none, never half. */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    await writeFile(temp, text, 'utf8');
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
 }
 
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git']);

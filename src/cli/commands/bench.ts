@@ -6,21 +6,18 @@ import {
   DEFAULT_SLO,
   DEFAULT_SLO_MIN_SHARE,
   endpointRequestCounter,
-  ENDPOINT_KINDS,
-  loadEndpointsFile,
   messageTokenCounter,
   predictEndpoint,
-  parseEndpoint,
   runBenchmark,
   sloVerdict,
   usageCheck,
   type BenchProgress,
   type BenchResult,
-  type EndpointConfig,
 } from '../../core/bench';
 import { parsePrompt } from '../../core/prompt/parse';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
-import { EXIT, readInput, UsageError, type CliIo } from '../io';
+import { resolveApiKey, resolveEndpoint, ENDPOINT_OPTIONS } from '../endpointFlags';
+import { EXIT, UsageError, type CliIo } from '../io';
 import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, readWholePrompt } from '../promptInput';
 import { loadCliTables } from '../tables';
 import { formatBenchReport } from './benchReport';
@@ -31,14 +28,8 @@ export const BENCH_USAGE =
   '[--requests N] [--warmup N] [--cache cold|warm|both] [--max-tokens M] [--timeout-ms T] [--time-limit-s S] [--slo ttft=500,tpot=30[,min=90]] [--target ID [--table FILE]] [--api-key-env NAME] [--json] ' +
   MAX_FILE_USAGE;
 
-export const DEFAULT_KEY_ENV = 'PROMPT_LENS_API_KEY';
-
 const OPTIONS = {
-  endpoint: { type: 'string' },
-  endpoints: { type: 'string' },
-  'base-url': { type: 'string' },
-  model: { type: 'string' },
-  kind: { type: 'string' },
+  ...ENDPOINT_OPTIONS,
   concurrency: { type: 'string' },
   rate: { type: 'string' },
   requests: { type: 'string', default: '10' },
@@ -48,7 +39,6 @@ const OPTIONS = {
   'timeout-ms': { type: 'string', default: '60000' },
   'time-limit-s': { type: 'string' },
   slo: { type: 'string' },
-  'api-key-env': { type: 'string' },
   json: { type: 'boolean', default: false },
   target: { type: 'string' },
   table: { type: 'string', multiple: true },
@@ -106,7 +96,7 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
   const rate = optionalFlag('rate', values.rate, numberFlag(0, 10_000));
   const slo = values.slo === undefined ? undefined : flag('slo', values.slo, sloSpec);
 
-  const resolved = await resolveEndpoint(values, io);
+  const resolved = await resolveEndpoint(values, io, BENCH_USAGE);
   const endpoint = values.target ? { ...resolved, target: values.target } : resolved;
   const apiKey = resolveApiKey(values['api-key-env'], io.env);
 
@@ -165,52 +155,6 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
   const levels = result.modes.flatMap((m) => m.levels);
   const allFailed = levels.every((l) => l.summary.succeeded === 0);
   return allFailed || (verdict && !verdict.pass) ? EXIT.findings : EXIT.ok;
-}
-
-type Values = { endpoint?: string; endpoints?: string; 'base-url'?: string; model?: string; kind?: string };
-
-async function resolveEndpoint(values: Values, io: CliIo): Promise<EndpointConfig> {
-  if (values.endpoint !== undefined) {
-    if (values['base-url'] !== undefined || values.model !== undefined || values.kind !== undefined) {
-      throw new UsageError(
-        '--endpoint takes its URL, model and kind from the endpoints file; drop --base-url/--model/--kind',
-      );
-    }
-    if (values.endpoints === undefined)
-      throw new UsageError('--endpoint NAME needs --endpoints FILE (a JSON array of endpoints)');
-    const loaded = loadEndpointsFile((await readInput(io, values.endpoints, 'endpoints file ')).text, values.endpoints);
-    if (!loaded.ok) throw new UsageError(loaded.error);
-    const found = loaded.value.find((e) => e.name === values.endpoint);
-    if (!found)
-      throw new UsageError(
-        `no endpoint named '${values.endpoint}' in ${values.endpoints} (it has: ${loaded.value.map((e) => e.name).join(', ') || 'none'})`,
-      );
-    return found;
-  }
-  if (values['base-url'] === undefined || values.model === undefined) {
-    throw new UsageError(
-      `name an endpoint: --endpoint NAME --endpoints FILE, or --base-url URL --model M; usage: ${BENCH_USAGE}`,
-    );
-  }
-  if (values.kind !== undefined && !(ENDPOINT_KINDS as readonly string[]).includes(values.kind)) {
-    throw new UsageError(`--kind: must be one of ${ENDPOINT_KINDS.join(', ')}`);
-  }
-  const parsed = parseEndpoint({
-    name: 'command line',
-    baseUrl: values['base-url'],
-    model: values.model,
-    ...(values.kind ? { kind: values.kind } : {}),
-  });
-  if (!parsed.ok) throw new UsageError(parsed.error.replace(/^baseUrl:/, '--base-url:').replace(/^model:/, '--model:'));
-  return parsed.value;
-}
-
-/** The key from the environment; a named variable that is unset is a usage error (its value is never shown). */
-function resolveApiKey(envName: string | undefined, env: CliIo['env']): string | undefined {
-  const name = envName ?? DEFAULT_KEY_ENV;
-  const key = env[name]?.trim();
-  if (envName !== undefined && !key) throw new UsageError(`--api-key-env: the environment variable ${name} is not set`);
-  return key || undefined;
 }
 
 /** One progress line per level step on stderr, at most twice a second, plus each level's last. */

@@ -15,11 +15,12 @@ import {
 import { EXIT, UsageError, type CliIo } from '../io';
 import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, readWholePrompt } from '../promptInput';
 import { loadCliTables } from '../tables';
+import { estimateCalibrated } from './estimateCalibrated';
 import { intFlag, optionalFlag } from './flags';
 import { PRICING_OPTIONS, PRICING_USAGE, pricingFlags } from './pricingFlags';
 
 export const ESTIMATE_USAGE =
-  'prompt-lens estimate (FILE | --tokens N) (--model ID --hardware ID [--gpus N] [--precision P] | --provider ID --model ID) [--cached N] [--output-tokens M] [--concurrency C] ' +
+  'prompt-lens estimate (FILE | --tokens N) (--model ID --hardware ID [--gpus N] [--precision P] | --provider ID --model ID | --calibration PROFILE.json) [--cached N] [--output-tokens M] [--concurrency C] ' +
   PRICING_USAGE +
   ' [--table FILE] [--json] ' +
   MAX_FILE_USAGE;
@@ -35,6 +36,7 @@ const OPTIONS = {
   'output-tokens': { type: 'string' },
   concurrency: { type: 'string' },
   table: { type: 'string', multiple: true },
+  calibration: { type: 'string' },
   json: { type: 'boolean', default: false },
   ...PRICING_OPTIONS,
   ...MAX_FILE_OPTION,
@@ -47,13 +49,38 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
   const tokensFlag = optionalFlag('tokens', values.tokens, intFlag(1, 100_000_000));
   if ((file === undefined) === (tokensFlag === undefined))
     throw new UsageError(`give either FILE or --tokens N; usage: ${ESTIMATE_USAGE}`);
-  if (!values.model) throw new UsageError(`--model is required; usage: ${ESTIMATE_USAGE}`);
-  const spec = targetSpec(values);
   const cached = optionalFlag('cached', values.cached, intFlag(0, 100_000_000)) ?? 0;
   // 0 output tokens is a prefill-only estimate.
   const outputTokens = optionalFlag('output-tokens', values['output-tokens'], intFlag(0, 1_000_000));
   const concurrency = optionalFlag('concurrency', values.concurrency, intFlag(1, 4096));
   const pricing = pricingFlags(values);
+  if (values.calibration !== undefined) {
+    const calibrated = await estimateCalibrated(
+      {
+        profilePath: values.calibration,
+        ...(file !== undefined ? { file } : { tokens: tokensFlag! }),
+        ...(values.model ? { target: targetSpec(values) } : {}),
+        tables: () => loadCliTables(values.table ?? [], io),
+        maxFileBytes: maxFileBytesFlag(values['max-file-bytes']),
+        cached,
+        pricing,
+        ...(outputTokens !== undefined ? { outputTokens } : {}),
+        ...(concurrency !== undefined ? { concurrency } : {}),
+      },
+      io,
+    );
+    if (calibrated.kind === 'profile')
+      io.out(values.json ? `${JSON.stringify(calibrated.json, null, 2)}\n` : calibrated.text);
+    else
+      io.out(
+        values.json
+          ? `${JSON.stringify({ ...toJson(calibrated.estimate, calibrated.tokens), calibration: calibrated.calibration }, null, 2)}\n`
+          : humanReport(calibrated.estimate, calibrated.tokens),
+      );
+    return EXIT.ok;
+  }
+  if (!values.model) throw new UsageError(`--model is required; usage: ${ESTIMATE_USAGE}`);
+  const spec = targetSpec(values);
 
   const tables = await loadCliTables(values.table ?? [], io);
   const target = resolveTarget(spec, tables);

@@ -1,9 +1,11 @@
+import { percentile } from '../bench/stats';
 import type { CalibrationProfile } from '../estimate';
 
-export interface Sample {
-  /** Prompt tokens of the request. */
-  inputTokens: number;
-  ttftMs: number;
+/** The cold TTFTs measured at one prompt length. */
+export interface LengthSamples {
+  /** Prompt tokens of the requests (the endpoint's count or the local one: see profileFile.ts). */
+  tokens: number;
+  ttftMs: readonly number[];
 }
 
 export interface TtftFit {
@@ -11,40 +13,84 @@ export interface TtftFit {
   a: number;
   b: number;
   c?: number;
-  /** Coefficient of determination of the chosen fit on the samples. */
+  /** Share of the variance of all samples that the fit explains. */
   r2: number;
-  /** Root-mean-square residual, ms. */
+  /** Root-mean-square residual over all samples, ms. */
   rmseMs: number;
   model: 'linear' | 'quadratic';
+  /** Per length: the median TTFT, the fit's value there, and median − fit. */
+  residuals: { tokens: number; medianMs: number; fitMs: number; residualMs: number; samples: number }[];
 }
 
 /** Below this R² a fit explains too little of TTFT's variation to replace the table's model. */
 export const MIN_R2 = 0.8;
 
 /**
- * Least-squares fit of TTFT against prompt length. The quadratic term (attention's n²) is kept only
- * when it is positive and cuts the residual error by at least a fifth: with few lengths a free
- * quadratic would otherwise chase noise.
+ * Least-squares fit of TTFT against prompt length, through each length's median: a load spike on
+ * a shared machine or endpoint moves a mean, not a median. The quadratic term (attention's n²) is
+ * kept only when it is positive and the straight line misses some median by more than three
+ * standard errors of that median (from the spread of its samples) — with three lengths a quadratic
+ * always passes through all three medians, so only evidence of curvature beyond noise earns it.
+ * With four or more lengths it must also cut the residual at the medians by a fifth.
  */
-export function fitTtft(samples: readonly Sample[]): TtftFit | undefined {
-  const points = samples.filter((s) => Number.isFinite(s.inputTokens) && Number.isFinite(s.ttftMs));
-  const lengths = new Set(points.map((p) => p.inputTokens));
-  if (lengths.size < 2) return undefined;
+export function fitTtft(lengths: readonly LengthSamples[]): TtftFit | undefined {
+  const measured = lengths
+    .map((l) => ({ tokens: l.tokens, samples: l.ttftMs.filter(Number.isFinite) }))
+    .filter((l) => Number.isFinite(l.tokens) && l.samples.length > 0);
+  const points = measured.map((l) => ({ x: l.tokens, y: median(l.samples) }));
+  if (new Set(points.map((p) => p.x)).size < 2) return undefined;
   const linear = leastSquares(points, 1);
   if (!linear) return undefined;
-  const linearFit = evaluate(points, linear, 'linear');
-  const quad = lengths.size >= 3 ? leastSquares(points, 2) : undefined;
+  let coef = linear;
+  const quad = points.length >= 3 ? leastSquares(points, 2) : undefined;
   if (quad && (quad[2] ?? 0) > 0) {
-    const quadFit = evaluate(points, quad, 'quadratic');
-    if (quadFit.rmseMs < linearFit.rmseMs * 0.8) return quadFit;
+    const misses = points.map((p) => Math.abs(p.y - polynomial(linear, p.x)));
+    const noise = Math.max(...measured.map((l) => standardErrorOfMedian(l.samples)));
+    const curved = Math.max(...misses) > 3 * noise;
+    const better = points.length === 3 || rms(points, quad) < 0.8 * rms(points, linear);
+    if (curved && better) coef = quad;
   }
-  return linearFit;
+  const samples = measured.flatMap((l) => l.samples.map((y) => ({ x: l.tokens, y })));
+  const mean = samples.reduce((s, p) => s + p.y, 0) / samples.length;
+  let ssRes = 0;
+  let ssTot = 0;
+  for (const p of samples) {
+    ssRes += (p.y - polynomial(coef, p.x)) ** 2;
+    ssTot += (p.y - mean) ** 2;
+  }
+  return {
+    a: coef[0] ?? 0,
+    b: coef[1] ?? 0,
+    ...(coef.length === 3 ? { c: coef[2] ?? 0 } : {}),
+    r2: ssTot === 0 ? (ssRes === 0 ? 1 : 0) : 1 - ssRes / ssTot,
+    rmseMs: Math.sqrt(ssRes / samples.length),
+    model: coef.length === 3 ? 'quadratic' : 'linear',
+    residuals: measured.map((l, i) => {
+      const fitMs = polynomial(coef, l.tokens);
+      return {
+        tokens: l.tokens,
+        medianMs: points[i]!.y,
+        fitMs,
+        residualMs: points[i]!.y - fitMs,
+        samples: l.samples.length,
+      };
+    }),
+  };
 }
 
-/** The fit as the estimation engine's calibration profile; TPOT is the measured median. */
+/** The fit's TTFT at n tokens. */
+export function fitTtftAt(fit: Pick<TtftFit, 'a' | 'b' | 'c'>, n: number): number {
+  return fit.a + fit.b * n + (fit.c ?? 0) * n * n;
+}
+
+/**
+ * The fit as the estimation engine's calibration profile, coefficient for coefficient (a negative
+ * intercept included, so profile and fit predict alike); TPOT is the measured median. The caller
+ * rejects a fit whose slope is not positive.
+ */
 export function toProfile(fit: TtftFit, tpotMs: number, date: string): CalibrationProfile {
   return {
-    ttftBaseMs: Math.max(0, fit.a),
+    ttftBaseMs: fit.a,
     msPerInputToken: Math.max(0, fit.b),
     ...(fit.c !== undefined ? { msPerInputToken2: fit.c } : {}),
     tpotMs,
@@ -52,36 +98,44 @@ export function toProfile(fit: TtftFit, tpotMs: number, date: string): Calibrati
   };
 }
 
-function evaluate(points: readonly Sample[], coef: number[], model: TtftFit['model']): TtftFit {
-  const predict = (n: number) => coef.reduce((sum, k, i) => sum + k * n ** i, 0);
-  const mean = points.reduce((s, p) => s + p.ttftMs, 0) / points.length;
-  let ssRes = 0;
-  let ssTot = 0;
-  for (const p of points) {
-    ssRes += (p.ttftMs - predict(p.inputTokens)) ** 2;
-    ssTot += (p.ttftMs - mean) ** 2;
-  }
-  const r2 = ssTot === 0 ? (ssRes === 0 ? 1 : 0) : 1 - ssRes / ssTot;
-  return {
-    a: coef[0] ?? 0,
-    b: coef[1] ?? 0,
-    ...(model === 'quadratic' ? { c: coef[2] ?? 0 } : {}),
-    r2,
-    rmseMs: Math.sqrt(ssRes / points.length),
-    model,
-  };
+export function median(values: readonly number[]): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }
 
-/** Polynomial least squares via the normal equations (degree ≤ 2, n scaled for conditioning). */
-function leastSquares(points: readonly Sample[], degree: number): number[] | undefined {
-  const scale = Math.max(...points.map((p) => p.inputTokens)) || 1;
+/**
+ * Standard error of a sample median, ≈ 1.2533·σ/√k with σ estimated robustly as 1.4826 × the
+ * median absolute deviation; 0 for a single sample (no spread to go by).
+ */
+function standardErrorOfMedian(values: readonly number[]): number {
+  if (values.length < 2) return 0;
+  const m = median(values);
+  const sigma = 1.4826 * median(values.map((v) => Math.abs(v - m)));
+  return (1.2533 * sigma) / Math.sqrt(values.length);
+}
+
+type Point = { x: number; y: number };
+
+function polynomial(coef: readonly number[], x: number): number {
+  return coef.reduce((sum, k, i) => sum + k * x ** i, 0);
+}
+
+function rms(points: readonly Point[], coef: readonly number[]): number {
+  return Math.sqrt(points.reduce((s, p) => s + (p.y - polynomial(coef, p.x)) ** 2, 0) / points.length);
+}
+
+/** Polynomial least squares via the normal equations (degree ≤ 2, x scaled for conditioning). */
+export function leastSquares(points: readonly Point[], degree: number): number[] | undefined {
+  const scale = Math.max(...points.map((p) => Math.abs(p.x))) || 1;
   const size = degree + 1;
   const m = Array.from({ length: size }, () => new Array<number>(size + 1).fill(0));
   for (const p of points) {
-    const x = p.inputTokens / scale;
+    const x = p.x / scale;
     for (let r = 0; r < size; r++) {
       for (let c = 0; c < size; c++) m[r]![c]! += x ** (r + c);
-      m[r]![size]! += p.ttftMs * x ** r;
+      m[r]![size]! += p.y * x ** r;
     }
   }
   // Gaussian elimination with partial pivoting.

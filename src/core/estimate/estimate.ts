@@ -137,9 +137,13 @@ function selfHostedEstimate(
     const ttft = (n: number) =>
       calibration.ttftBaseMs + calibration.msPerInputToken * n + (calibration.msPerInputToken2 ?? 0) * n * n;
     // A measured profile has no compute/memory split: its input-dependent part is treated as compute.
+    // Its base may be negative (a line through a convex curve), so a tiny prompt is held at 0.
     const queued = (n: number, q: number) =>
-      calibration.ttftBaseMs +
-      queuedPrefillMs({ computeMs: ttft(n) - calibration.ttftBaseMs, memoryMs: 0, commMs: 0 }, concurrency, q);
+      Math.max(
+        0,
+        calibration.ttftBaseMs +
+          queuedPrefillMs({ computeMs: ttft(n) - calibration.ttftBaseMs, memoryMs: 0, commMs: 0 }, concurrency, q),
+      );
     ttftMs = scale(queued(newTokens, 0.5), CALIBRATED_SPREAD);
     coldTtftMs = scale(queued(inputTokens, 0.5), CALIBRATED_SPREAD);
     tpotMs = scale(calibration.tpotMs, CALIBRATED_SPREAD);
@@ -194,7 +198,7 @@ function providerEstimate(p: ProviderRow, base: Base, request: EstimateRequest):
   const cal = request.calibration;
   const ttft = (n: number) =>
     cal
-      ? cal.ttftBaseMs + cal.msPerInputToken * n + (cal.msPerInputToken2 ?? 0) * n * n
+      ? Math.max(0, cal.ttftBaseMs + cal.msPerInputToken * n + (cal.msPerInputToken2 ?? 0) * n * n)
       : p.latency.ttftBaseMs + p.latency.msPerInputToken * n;
   const spread = cal ? CALIBRATED_SPREAD : p.latency.spread;
   const ttftMs = scale(ttft(inputTokens - hit), spread);

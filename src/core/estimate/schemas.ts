@@ -181,9 +181,13 @@ export const tableFileSchema = z.object({
   providers: z.array(z.unknown()).optional(),
 });
 
-/** A measured latency profile (from the benchmark feature) that replaces the modelled latency of a target. */
+/**
+ * A measured latency profile (from calibration) that replaces the modelled latency of a target. The
+ * base may be negative: it is the intercept of a line fitted through the calibrated lengths, and a
+ * slightly convex TTFT curve crosses n = 0 below zero; predictions are held at ≥ 0.
+ */
 export const calibrationProfileSchema = z.object({
-  ttftBaseMs: nonNegative,
+  ttftBaseMs: z.number().finite(),
   msPerInputToken: nonNegative,
   msPerInputToken2: nonNegative.optional(),
   tpotMs: positive,

@@ -1,26 +1,25 @@
 import * as vscode from 'vscode';
-import { runBenchmark } from '../../core/bench/runner';
-import { percentile } from '../../core/bench/stats';
-import { fitTtft, MIN_R2, toProfile, type Sample } from '../../core/calibrate/fit';
-import { DEFAULT_FRACTIONS, promptPrefix } from '../../core/calibrate/prefixes';
 import { messageTokenCounter } from '../../core/bench/prediction';
-import { parseTargetId, resolveTarget, targetTokenizerId, type ResolvedTarget } from '../../core/estimate';
+import { MIN_R2 } from '../../core/calibrate/fit';
+import { measureCalibration } from '../../core/calibrate/measure';
+import { DEFAULT_FRACTIONS } from '../../core/calibrate/prefixes';
+import { buildCalibrationFile, type CalibrationFile } from '../../core/calibrate/profileFile';
+import { parseTargetId, resolveTarget, targetTokenizer, type ResolvedTarget } from '../../core/estimate';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
 import { readSettings } from '../settings';
 import { keyFor, preparePromptRun, type BenchDeps } from './benchmarkCommand';
-import type { StoredCalibration } from './calibrations';
 
 const REQUESTS_PER_LENGTH = 4;
 
 /**
- * "Calibrate Endpoint…": the active prompt at several lengths, cold, one at a time; fits
- * TTFT ≈ a + b·n (+ c·n²) and saves it for the endpoint's target, unless the fit is poor.
+ * "Calibrate Endpoint…": the active prompt at several lengths, cold, one at a time (the measurement
+ * and fit of `prompt-lens calibrate`); saves the profile for the endpoint's target, unless the fit is poor.
  */
 export async function calibrateEndpoint(
   deps: BenchDeps,
   uri?: vscode.Uri,
   endpointName?: string,
-): Promise<StoredCalibration | undefined> {
+): Promise<CalibrationFile | undefined> {
   const run = await preparePromptRun(deps, uri, endpointName, 'calibrate with it');
   if (!run) return undefined;
   const { document, endpoint, messages } = run;
@@ -42,79 +41,71 @@ export async function calibrateEndpoint(
   const apiKey = await keyFor(deps, endpoint);
   if (apiKey === null) return undefined;
   const { benchmark } = readSettings(document.uri).settings;
-  const tokenizer = getTokenizer(DEFAULT_TOKENIZER);
+  const output = getTokenizer(DEFAULT_TOKENIZER);
+  // Local counts use the target's tokenizer: the one the hover's estimates count with.
+  const localTokenizer = targetTokenizer(target);
 
-  const outcome = await vscode.window.withProgress(
+  const measurement = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Calibrating ${endpoint.name}`, cancellable: true },
     async (progress, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
-      const samples: Sample[] = [];
-      const tpots: number[] = [];
-      for (const fraction of DEFAULT_FRACTIONS) {
-        if (abort.signal.aborted) break;
-        progress.report({ message: `${Math.round(fraction * 100)}% of the prompt` });
-        const prefix = promptPrefix(messages, fraction);
-        // Where the endpoint reports no usage: counted as the prediction the fit will replace counts it.
-        const counted = messageTokenCounter(prefix)(targetTokenizerId(target));
-        const result = await runBenchmark({
-          endpoint,
-          ...(apiKey ? { apiKey } : {}),
-          messages: prefix,
-          maxTokens: Math.min(benchmark.maxTokens, 32),
-          requests: REQUESTS_PER_LENGTH,
-          warmup: 0,
-          concurrency: [1],
-          cache: 'cold',
-          timeoutMs: benchmark.timeoutMs,
-          signal: abort.signal,
-          countTokens: (t) => tokenizer.count(t),
-        });
-        for (const r of result.modes.flatMap((m) => m.levels.flatMap((l) => l.requests))) {
-          if (!r.ok || r.ttftMs === undefined) continue;
-          samples.push({ inputTokens: r.inputTokens ?? counted, ttftMs: r.ttftMs });
-          if (r.tpotMs !== undefined) tpots.push(r.tpotMs);
-        }
-      }
-      return { samples, tpots, cancelled: abort.signal.aborted };
+      return measureCalibration({
+        endpoint,
+        ...(apiKey ? { apiKey } : {}),
+        messages,
+        fractions: DEFAULT_FRACTIONS,
+        requests: REQUESTS_PER_LENGTH,
+        maxTokens: Math.max(2, Math.min(benchmark.maxTokens, 32)),
+        timeoutMs: benchmark.timeoutMs,
+        countLocal: (prefix) => messageTokenCounter(prefix)(localTokenizer),
+        countTokens: (t) => output.count(t),
+        signal: abort.signal,
+        onProgress: (p) =>
+          progress.report({
+            message: `${p.done}/${p.total} requests`,
+            increment: 100 / p.total,
+          }),
+      });
     },
   );
-  if (outcome.cancelled) {
+  if (measurement.cancelled) {
     void vscode.window.showWarningMessage('Prompt Latency Lens: calibration cancelled; nothing saved.');
     return undefined;
   }
-  const fit = fitTtft(outcome.samples);
-  const tpot =
-    outcome.tpots.length > 0
-      ? percentile(
-          [...outcome.tpots].sort((a, b) => a - b),
-          50,
-        )
-      : undefined;
-  if (!fit || tpot === undefined) {
+  const built = buildCalibrationFile({
+    endpoint: { name: endpoint.name, kind: endpoint.kind, baseUrl: endpoint.baseUrl, model: endpoint.model },
+    target: target.id,
+    localTokenizer,
+    lengths: measurement.lengths,
+    tpotMs: measurement.tpotMs,
+    date: new Date().toISOString().slice(0, 10),
+  });
+  if (!built.ok) {
+    const why = measurement.errors.length > 0 ? ` (${measurement.errors.join('; ')})` : '';
     void vscode.window.showErrorMessage(
-      `Prompt Latency Lens: calibration of ${endpoint.name} failed: too few successful requests (${outcome.samples.length}).`,
+      `Prompt Latency Lens: calibration of ${endpoint.name} failed: ${built.error}${why}.`,
     );
     return undefined;
   }
-  const summary = `TTFT ≈ ${fit.a.toFixed(1)} ms + ${(fit.b * 1000).toFixed(3)} ms/1k tok${fit.c ? ` + ${(fit.c * 1e6).toExponential(2)} ms/(1k tok)²` : ''} (R² ${fit.r2.toFixed(3)}, RMSE ${fit.rmseMs.toFixed(1)} ms), TPOT ${tpot.toFixed(1)} ms`;
-  if (fit.r2 < MIN_R2) {
+  const summary = calibrationSummary(built.file);
+  if (built.file.fit.r2 < MIN_R2) {
     void vscode.window.showWarningMessage(
       `Prompt Latency Lens: calibration fit for ${endpoint.name} is poor — ${summary}, below R² ${MIN_R2}; not used.`,
     );
     return undefined;
   }
-  const stored: StoredCalibration = {
-    endpoint: endpoint.name,
-    profile: toProfile(fit, tpot, new Date().toISOString().slice(0, 10)),
-    r2: fit.r2,
-    rmseMs: fit.rmseMs,
-    model: fit.model,
-    samples: outcome.samples.length,
-  };
-  await deps.calibrations.set(target.id, stored);
+  await deps.calibrations.set(target.id, built.file);
   void vscode.window.showInformationMessage(
     `Prompt Latency Lens: calibrated ${target.id} from ${endpoint.name}: ${summary}. Hovers now use it.`,
   );
-  return stored;
+  return built.file;
+}
+
+/** "TTFT ≈ 12.0 ms + 0.350 ms/1k tok (n = endpoint tokens; R² 0.990, RMSE 3.1 ms), TPOT 4.0 ms". */
+export function calibrationSummary(file: CalibrationFile): string {
+  const { fit, profile, tokens } = file;
+  const quadratic = fit.c !== undefined ? ` + ${(fit.c * 1e6).toExponential(2)} ms/(1k tok)²` : '';
+  const basis = tokens.basis === 'usage' ? 'endpoint tokens' : `${tokens.localTokenizer} tokens`;
+  return `TTFT ≈ ${fit.a.toFixed(1)} ms + ${(fit.b * 1000).toFixed(3)} ms/1k tok${quadratic} (n = ${basis}; R² ${fit.r2.toFixed(3)}, RMSE ${fit.rmseMs.toFixed(1)} ms), TPOT ${profile.tpotMs.toFixed(1)} ms`;
 }

@@ -4,6 +4,7 @@ import type { ExtensionTables } from '../tables';
 import { ApiKeys, registerApiKeyCommands } from './apiKeys';
 import { benchmarkPrompt, type BenchDeps } from './benchmarkCommand';
 import { calibrateEndpoint } from './calibrateCommand';
+import { exportCalibration, importCalibration } from './calibrationFiles';
 import type { Calibrations } from './calibrations';
 import { BenchHistory } from './history';
 import { HostConsent, type HostDecision } from './hostConsent';
@@ -65,6 +66,23 @@ export function registerBenchmark(
       if (calibration) onCalibrated(); // hovers and the status bar re-estimate with the measured profile
       return calibration;
     }),
+    vscode.commands.registerCommand('promptLens.importCalibration', async (uri?: vscode.Uri, targetId?: string) => {
+      const imported = await importCalibration(
+        tables,
+        calibrations,
+        uri instanceof vscode.Uri ? uri : undefined,
+        typeof targetId === 'string' ? targetId : undefined,
+      );
+      if (imported) onCalibrated();
+      return imported;
+    }),
+    vscode.commands.registerCommand('promptLens.exportCalibration', (targetId?: string, uri?: vscode.Uri) =>
+      exportCalibration(
+        calibrations,
+        typeof targetId === 'string' ? targetId : undefined,
+        uri instanceof vscode.Uri ? uri : undefined,
+      ),
+    ),
     vscode.commands.registerCommand('promptLens.exportBenchmark', (format?: 'json' | 'csv', path?: string) =>
       panel.export(format ?? 'json', path),
     ),

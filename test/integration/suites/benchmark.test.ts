@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { processIo, runCli } from '../../../src/cli/main';
 import type { BenchResult } from '../../../src/core/bench/result';
+import { parseCalibrationFile, type CalibrationFile } from '../../../src/core/calibrate/profileFile';
+import { formatMs } from '../../../src/core/format';
 import { linearLatencyModel } from '../../../src/core/sim/latencyModel';
 import { startSimulator } from '../../../src/core/sim/server';
 import {
@@ -185,17 +189,20 @@ describe('benchmark this prompt', () => {
     assert.match(badge.texts[0]!, /Partial result/);
   });
 
+  let calibrated: CalibrationFile | undefined;
   it('calibration fits TTFT against prompt length and the hover then uses the measured profile', async () => {
     await config().update('targets', ['llama-3.1-8b@1xh100-sxm'], vscode.ConfigurationTarget.Workspace);
     const editor = await openPrompt('findings/rag-oversized.prompt');
     const before = await hoverFor(editor.document.uri);
     assert.ok(!before.includes('calibrated'), before);
-    const calibration = await vscode.commands.executeCommand<{
-      profile: { msPerInputToken: number; date: string };
-      r2: number;
-    }>('promptLens.calibrateEndpoint', editor.document.uri, 'sim');
+    const calibration = await vscode.commands.executeCommand<CalibrationFile | undefined>(
+      'promptLens.calibrateEndpoint',
+      editor.document.uri,
+      'sim',
+    );
     assert.ok(calibration, 'calibration saved');
-    assert.ok(calibration.r2 >= 0.8, `R² ${calibration.r2}`);
+    assert.ok(calibration.fit.r2 >= 0.8, `R² ${calibration.fit.r2}`);
+    assert.equal(calibration.tokens.basis, 'usage', 'the simulator reports usage');
     // The simulator prefills 20,000 tokens/s: 0.05 ms per token.
     assert.ok(
       Math.abs(calibration.profile.msPerInputToken - 0.05) < 0.02,
@@ -206,6 +213,78 @@ describe('benchmark this prompt', () => {
       return h.includes(`calibrated (${calibration.profile.date})`) ? h : undefined;
     });
     assert.notEqual(ttftCell(after), ttftCell(before), 'the TTFT shown changed');
+    calibrated = calibration;
+  });
+
+  it('Export Calibration… writes the stored profile; Import Calibration… reads a CLI profile and the hover shows what the CLI estimates', async () => {
+    assert.ok(calibrated?.target, 'needs the calibration of the test before');
+    const dir = mkdtempSync(join(tmpdir(), 'prompt-lens-calibration-'));
+    const exported = await vscode.commands.executeCommand<string | undefined>(
+      'promptLens.exportCalibration',
+      calibrated.target,
+      vscode.Uri.file(join(dir, 'exported.json')),
+    );
+    assert.equal(exported, join(dir, 'exported.json'));
+    const written = parseCalibrationFile(readFileSync(exported, 'utf8'), exported);
+    assert.deepEqual(written, { ok: true, value: calibrated });
+
+    // A profile as `prompt-lens calibrate` writes it, three times slower per token.
+    const slower = {
+      ...calibrated,
+      profile: { ...calibrated.profile, msPerInputToken: calibrated.profile.msPerInputToken * 3 },
+      fit: { ...calibrated.fit, b: calibrated.fit.b * 3 },
+    };
+    const path = join(dir, 'slower.json');
+    writeFileSync(path, JSON.stringify(slower));
+    const imported = await vscode.commands.executeCommand<CalibrationFile | undefined>(
+      'promptLens.importCalibration',
+      vscode.Uri.file(path),
+    );
+    assert.deepEqual(imported, slower);
+    const prompt = workspaceFile('findings/rag-oversized.prompt').fsPath;
+    const out = { text: '' };
+    const code = await runCli(['estimate', prompt, '--calibration', path, '--concurrency', String(8), '--json'], {
+      ...processIo(),
+      out: (t) => void (out.text += t),
+      err: () => undefined,
+    });
+    assert.equal(code, 0);
+    const cli = (JSON.parse(out.text) as { coldTtftMs: { p50: number } }).coldTtftMs.p50;
+    // The CLI maps the file's count to whole endpoint tokens, the editor applies the map to the
+    // profile's terms: the same TTFT up to that rounding.
+    const shown = (h: string) => {
+      const m = /^([\d.]+) (ms|s)/.exec(ttftCell(h));
+      return m ? Number(m[1]) * (m[2] === 's' ? 1000 : 1) : Number.NaN;
+    };
+    const close = (h: string) => Math.abs(shown(h) - cli) <= Math.max(1, cli * 0.01);
+    const hover = await waitFor(`hover showing the CLI's ${formatMs(cli)}`, async () => {
+      const h = await hoverFor(vscode.Uri.file(prompt));
+      return close(h) ? h : undefined;
+    });
+    assert.match(hover, new RegExp(`calibrated \\(${slower.profile.date}\\)`));
+    // Not a profile: refused with the field named, and the stored one stays.
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ ...slower, fit: { ...slower.fit, r2: 'high' } }));
+    assert.equal(await vscode.commands.executeCommand('promptLens.importCalibration', vscode.Uri.file(bad)), undefined);
+    const otherTokenizer = join(dir, 'other.json');
+    writeFileSync(
+      otherTokenizer,
+      JSON.stringify({ ...slower, tokens: { ...slower.tokens, localTokenizer: 'o200k_base' } }),
+    );
+    assert.equal(
+      await vscode.commands.executeCommand('promptLens.importCalibration', vscode.Uri.file(otherTokenizer)),
+      undefined,
+    );
+    assert.deepEqual(
+      await vscode.commands.executeCommand(
+        'promptLens.exportCalibration',
+        calibrated.target,
+        vscode.Uri.file(join(dir, 'again.json')),
+      ),
+      join(dir, 'again.json'),
+    );
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'again.json'), 'utf8')), slower);
+    rmSync(dir, { recursive: true, force: true });
     await config().update('targets', undefined, vscode.ConfigurationTarget.Workspace);
   });
 

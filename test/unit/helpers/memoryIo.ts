@@ -27,6 +27,9 @@ export function memoryIo(files: Record<string, string>): CliIo & { stdout: strin
       if (under.length === 0) throw Object.assign(new Error(`ENOENT: ${dir}`), { code: 'ENOENT' });
       return under.filter((path) => !path.split('/').some((part) => part === 'node_modules' || part === '.git'));
     },
+    async writeFile(path: string, text: string) {
+      files[path] = text;
+    },
     env: {},
     cwd: '/',
   };

@@ -1,0 +1,139 @@
+import * as vscode from 'vscode';
+import { MIN_R2 } from '../../core/calibrate/fit';
+import { calibrationFileText, parseCalibrationFile, type CalibrationFile } from '../../core/calibrate/profileFile';
+import { parseTargetId, resolveTarget, targetTokenizer, type ResolvedTarget } from '../../core/estimate';
+import { readSettings } from '../config';
+import type { ExtensionTables } from '../tables';
+import { CALIBRATION_MAX_AGE_DAYS, isStale, type Calibrations } from './calibrations';
+
+/** A profile is a few kilobytes; anything far larger is not one, and is not read into memory. */
+const MAX_PROFILE_BYTES = 1024 * 1024;
+
+const FILTERS = { 'Calibration profile': ['json'] };
+
+function fail(message: string): undefined {
+  void vscode.window.showErrorMessage(`Prompt Latency Lens: ${message}`);
+  return undefined;
+}
+
+/**
+ * "Import Calibration…": a profile written by `prompt-lens calibrate` (or *Export Calibration…*),
+ * validated, checked against its target, and stored for it; hovers then use it. `uri` and
+ * `targetId` skip the dialogs (tests, other commands). Returns the stored profile.
+ */
+export async function importCalibration(
+  tables: ExtensionTables,
+  calibrations: Calibrations,
+  uri?: vscode.Uri,
+  targetId?: string,
+): Promise<CalibrationFile | undefined> {
+  const file =
+    uri ??
+    (await vscode.window.showOpenDialog({ canSelectMany: false, filters: FILTERS, title: 'Import Calibration' }))?.[0];
+  if (!file) return undefined;
+  const name = vscode.workspace.asRelativePath(file);
+  let text: string;
+  try {
+    const stat = await vscode.workspace.fs.stat(file);
+    if (stat.size > MAX_PROFILE_BYTES)
+      return fail(`cannot import ${name}: ${stat.size} bytes is not a calibration profile (they are a few KB)`);
+    text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+  } catch (error) {
+    return fail(`cannot read ${name}: ${(error as Error).message}`);
+  }
+  const parsed = parseCalibrationFile(text, name);
+  if (!parsed.ok) return fail(`cannot import ${parsed.error}`);
+  const profile = parsed.value;
+  if (isStale(profile))
+    return fail(
+      `${name} was measured on ${profile.profile.date}, more than ${CALIBRATION_MAX_AGE_DAYS} days ago; estimates would not use it: calibrate again`,
+    );
+  if (profile.fit.r2 < MIN_R2)
+    return fail(`${name}'s fit explains too little of the measured TTFT (R² ${profile.fit.r2.toFixed(3)} < ${MIN_R2})`);
+  const id = targetId ?? profile.target ?? (await pickTarget(name));
+  if (id === undefined) return undefined;
+  let target: ResolvedTarget;
+  try {
+    target = resolveTarget(parseTargetId(id), (await tables.get()).tables);
+  } catch (error) {
+    return fail(`cannot import ${name} for ${id}: ${(error as Error).message}`);
+  }
+  if (profile.target !== undefined && profile.target !== target.id)
+    return fail(`${name} calibrates ${profile.target}, not ${target.id}`);
+  // The editor counts a target's prompts with the target's tokenizer; the profile's token map
+  // starts from its own local tokenizer's counts, so the two must agree.
+  const tokenizer = targetTokenizer(target);
+  if (profile.tokens.localTokenizer !== tokenizer)
+    return fail(
+      `${name} maps ${profile.tokens.localTokenizer} counts to the endpoint's tokens, but ${target.id} counts with ${tokenizer}: calibrate with \`prompt-lens calibrate … --target ${target.id}\``,
+    );
+  await calibrations.set(target.id, profile);
+  void vscode.window.showInformationMessage(
+    `Prompt Latency Lens: imported the calibration of ${target.id} (${profile.endpoint.name}, ${profile.profile.date}, R² ${profile.fit.r2.toFixed(3)}). Hovers now use it.`,
+  );
+  return calibrations.get(target.id);
+}
+
+async function pickTarget(name: string): Promise<string | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    readSettings().settings.targets.map((id) => ({ label: id })),
+    {
+      title: `${name} names no target: which target does it calibrate?`,
+      placeHolder: 'a target from promptLens.targets',
+    },
+  );
+  return picked?.label;
+}
+
+/**
+ * "Export Calibration…": a stored profile, in the file format `prompt-lens estimate --calibration`
+ * reads. `targetId` and `uri` skip the dialogs. Returns the path written.
+ */
+export async function exportCalibration(
+  calibrations: Calibrations,
+  targetId?: string,
+  uri?: vscode.Uri,
+): Promise<string | undefined> {
+  const all = calibrations.all();
+  const ids = Object.keys(all);
+  if (ids.length === 0) {
+    void vscode.window.showInformationMessage(
+      'Prompt Latency Lens: no calibration is stored yet: run Calibrate Endpoint… or Import Calibration… first.',
+    );
+    return undefined;
+  }
+  const id =
+    targetId ??
+    (
+      await vscode.window.showQuickPick(
+        ids.map((t) => ({
+          label: t,
+          description: `${all[t]!.endpoint.name}, ${all[t]!.profile.date}${isStale(all[t]!) ? ' (stale)' : ''}`,
+          detail: `R² ${all[t]!.fit.r2.toFixed(3)} · ${all[t]!.fit.model} · n = ${all[t]!.tokens.basis === 'usage' ? 'endpoint tokens' : `${all[t]!.tokens.localTokenizer} tokens`}`,
+        })),
+        { title: 'Export Calibration' },
+      )
+    )?.label;
+  if (id === undefined) return undefined;
+  const profile = all[id];
+  if (!profile) return fail(`no calibration is stored for ${id}`);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const suggested = `${id.replace(/[^\w.-]+/g, '_')}.calibration.json`;
+  const target =
+    uri ??
+    (await vscode.window.showSaveDialog({
+      filters: FILTERS,
+      title: 'Export Calibration',
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, suggested) } : {}),
+    }));
+  if (!target) return undefined;
+  try {
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(calibrationFileText(profile)));
+  } catch (error) {
+    return fail(`cannot write ${target.fsPath}: ${(error as Error).message}`);
+  }
+  void vscode.window.showInformationMessage(
+    `Prompt Latency Lens: exported the calibration of ${id} to ${target.fsPath}.`,
+  );
+  return target.fsPath;
+}

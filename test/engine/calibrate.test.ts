@@ -1,0 +1,236 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type * as vscode from 'vscode';
+import { processIo, runCli } from '../../src/cli/main';
+import type { BenchResult } from '../../src/core/bench/result';
+import { MIN_R2 } from '../../src/core/calibrate/fit';
+import { parseCalibrationFile, type CalibrationFile } from '../../src/core/calibrate/profileFile';
+import {
+  estimate,
+  loadTables,
+  parseTargetId,
+  promptTokenCount,
+  resolveTarget,
+  targetTokenizerId,
+} from '../../src/core/estimate';
+import { Calibrations } from '../../src/extension/bench/calibrations';
+import { sharedEngine } from './shared';
+import type { LlamaEngine } from './llamaEngine';
+
+/** Runs the CLI in this process against the real file system; returns its exit code and output. */
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = { stdout: '', stderr: '' };
+  const code = await runCli(args, {
+    ...processIo(),
+    out: (t) => void (out.stdout += t),
+    err: (t) => void (out.stderr += t),
+  });
+  return { code, ...out };
+}
+
+/** Deterministic prose: `sentences` sentences from a small word list, as a retrieved document would read. */
+function prose(sentences: number, seed: number): string {
+  const words =
+    'the river model latency token cache prompt engine server request budget context answer user system document quickly slowly measured every first second'.split(
+      ' ',
+    );
+  let x = seed;
+  const next = () => ((x = (x * 1103515245 + 12345) % 2147483648), x / 2147483648);
+  return Array.from({ length: sentences }, () => {
+    const s = Array.from({ length: 6 + Math.floor(next() * 8) }, () => words[Math.floor(next() * words.length)]!).join(
+      ' ',
+    );
+    return `${s[0]!.toUpperCase()}${s.slice(1)}.`;
+  }).join(' ');
+}
+
+/** A support prompt: a short system message and a question over a retrieved document of `sentences` sentences. */
+const promptFile = (sentences: number) =>
+  `system:\nYou answer questions about the document below. Be brief.\nuser:\n<document>\n${prose(sentences, 7)}\n</document>\nWhat does the document say about latency?\n`;
+
+const median = (values: number[]) => {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+describe('calibration against the real engine', () => {
+  let engine: LlamaEngine;
+  let dir: string;
+  let profile: CalibrationFile;
+  const TARGET = 'llama-3.1-8b@h100-sxm';
+  before(async () => {
+    engine = await sharedEngine();
+    dir = mkdtempSync(join(tmpdir(), 'prompt-lens-calibrate-'));
+    // ≈ 500 and ≈ 1,000 of the engine's (byte) tokens.
+    writeFileSync(join(dir, 'one.prompt'), promptFile(5));
+    writeFileSync(join(dir, 'two.prompt'), promptFile(12));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('calibrate fits cold TTFT over the lengths, prints the fit and residuals, writes the profile, and predicts a prompt twice as long within 10%', async () => {
+    const out = join(dir, 'profile.json');
+    const r = await cli([
+      'calibrate',
+      join(dir, 'one.prompt'),
+      '--base-url',
+      engine.baseUrl,
+      '--model',
+      engine.model,
+      '--target',
+      TARGET,
+      '--requests',
+      '9',
+      '--check',
+      join(dir, 'two.prompt'),
+      '--out',
+      out,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const loaded = parseCalibrationFile(readFileSync(out, 'utf8'), out);
+    assert.ok(loaded.ok, JSON.stringify(loaded));
+    profile = loaded.value;
+    assert.equal(profile.tokens.basis, 'usage', "the engine reports usage, so the fit is in the engine's tokens");
+    assert.equal(profile.target, 'llama-3.1-8b@h100-sxm:bf16');
+    assert.equal(profile.tokens.localTokenizer, 'llama3');
+    assert.deepEqual(
+      profile.lengths.map((l) => [l.fraction, l.requests, l.failed]),
+      [
+        [0.25, 9, 0],
+        [0.5, 9, 0],
+        [1, 9, 0],
+      ],
+    );
+    const bytes = Buffer.byteLength(readFileSync(join(dir, 'one.prompt'), 'utf8'));
+    assert.ok(
+      Math.abs(profile.lengths[2]!.tokens - bytes) < 40,
+      `${profile.lengths[2]!.tokens} tokens for ${bytes} bytes`,
+    );
+    assert.ok(profile.fit.r2 >= MIN_R2, `R² ${profile.fit.r2}`);
+    assert.ok(profile.profile.msPerInputToken > 0 && profile.profile.tpotMs > 0);
+    // The printed fit and one residual row per length, as written.
+    assert.match(r.stdout, new RegExp(`R² ${profile.fit.r2.toFixed(3)}`));
+    assert.match(r.stdout, new RegExp(`a ${profile.fit.a.toFixed(2)}, b ${profile.fit.b.toFixed(5)}`));
+    for (const l of profile.lengths)
+      assert.match(r.stdout, new RegExp(`${Math.round(l.fraction * 100)}%\\s+${l.localTokens}\\s+${l.tokens}\\s+9/9`));
+    assert.match(r.stdout, /n = the endpoint's prompt tokens \(usage\)/);
+
+    // The goal: calibrated on one prompt, the cold TTFT of a prompt twice as long. It is measured in
+    // the same rounds as the calibration lengths (a change of load falls on both) and never fitted.
+    const check = profile.check!;
+    assert.equal(check.failed, 0);
+    assert.ok(
+      check.tokens > 1.8 * profile.lengths[2]!.tokens,
+      `${check.tokens} tokens is about twice ${profile.lengths[2]!.tokens}`,
+    );
+    const measured = check.medianTtftMs!;
+    const error = (predicted: number) => predicted / measured - 1;
+    process.stderr.write(
+      `      (${profile.fit.model} fit a ${profile.fit.a.toFixed(1)} ms, b ${profile.fit.b.toFixed(4)} ms/token, R² ${profile.fit.r2.toFixed(3)}; residuals ${profile.lengths.map((l) => `${l.residualMs.toFixed(1)} ms`).join(', ')}; ` +
+        `2× prompt, ${check.tokens} tokens: measured median ${measured.toFixed(1)} ms, predicted ${check.predictedTtftMs.toFixed(1)} ms (${(error(check.predictedTtftMs) * 100).toFixed(1)}%) from its tokens, ` +
+        `${check.predictedFromLocalMs.toFixed(1)} ms (${(error(check.predictedFromLocalMs) * 100).toFixed(1)}%) from its llama3 count via the map (${check.mappedTokens} tokens))\n`,
+    );
+    // The engine counts bytes, the local tokenizer (llama3) words: the map is a line fitted on the
+    // calibration prompt's prefixes, so another text may land a few percent off it.
+    assert.ok(
+      Math.abs(check.mappedTokens / check.tokens - 1) < 0.05,
+      `${check.mappedTokens} mapped vs ${check.tokens} reported`,
+    );
+    assert.ok(
+      Math.abs(error(check.predictedTtftMs)) <= 0.1,
+      `predicted ${check.predictedTtftMs} ms, measured median ${measured} ms`,
+    );
+    assert.ok(
+      Math.abs(error(check.predictedFromLocalMs)) <= 0.1,
+      `predicted ${check.predictedFromLocalMs} ms from the local count, measured median ${measured} ms`,
+    );
+  });
+
+  it("estimate --calibration predicts what calibrate reported, from the file's local count and from --tokens in the endpoint's tokens", async () => {
+    assert.ok(profile?.check, 'needs the profile of the test before');
+    const two = join(dir, 'two.prompt');
+    const fromFile = await cli(['estimate', two, '--calibration', join(dir, 'profile.json'), '--json']);
+    assert.equal(fromFile.code, 0, fromFile.stderr);
+    const file = JSON.parse(fromFile.stdout) as {
+      coldTtftMs: { p50: number };
+      inputTokens: number;
+      calibrated: boolean;
+    };
+    assert.equal(file.calibrated, true);
+    assert.equal(file.inputTokens, profile.check.mappedTokens);
+    assert.ok(Math.abs(file.coldTtftMs.p50 - profile.check.predictedFromLocalMs) < 1e-6);
+    const fromTokens = await cli([
+      'estimate',
+      '--tokens',
+      String(profile.check.tokens),
+      '--calibration',
+      join(dir, 'profile.json'),
+      '--json',
+    ]);
+    assert.equal(fromTokens.code, 0, fromTokens.stderr);
+    assert.ok(
+      Math.abs(
+        (JSON.parse(fromTokens.stdout) as { coldTtftMs: { p50: number } }).coldTtftMs.p50 -
+          profile.check.predictedTtftMs,
+      ) < 1e-6,
+    );
+
+    // A benchmark of that prompt sends what calibrate sent for it: the engine reports the same tokens.
+    const bench = await cli([
+      'bench',
+      two,
+      '--base-url',
+      engine.baseUrl,
+      '--model',
+      engine.model,
+      '--cache',
+      'cold',
+      '--concurrency',
+      '1',
+      '--requests',
+      '5',
+      '--max-tokens',
+      '16',
+      '--json',
+    ]);
+    assert.equal(bench.code, 0, bench.stderr);
+    const requests = (JSON.parse(bench.stdout) as BenchResult).modes[0]!.levels[0]!.requests;
+    assert.ok(
+      requests.every((q) => q.ok && q.inputTokens === profile.check!.tokens && q.outputTokensSource === 'usage'),
+    );
+    process.stderr.write(
+      `      (the same prompt benchmarked afterwards: median cold TTFT ${median(requests.map((q) => q.ttftMs!)).toFixed(1)} ms)\n`,
+    );
+  });
+
+  it("round trip: the editor's store imports the CLI's profile and estimates what the CLI estimates", async () => {
+    assert.ok(profile, 'needs the profile of the first test');
+    const file = join(dir, 'two.prompt');
+    const cliEstimate = await cli(['estimate', file, '--calibration', join(dir, 'profile.json'), '--json']);
+    const fromCli = JSON.parse(cliEstimate.stdout) as {
+      target: string;
+      coldTtftMs: { p50: number };
+      tpotMs: { p50: number };
+    };
+    assert.equal(fromCli.target, profile.target, 'the profile names its target, so the CLI estimates for it');
+
+    // What Import Calibration… stores, and what the hover then computes: the target's own count.
+    const data = new Map<string, unknown>();
+    const state = {
+      keys: () => [...data.keys()],
+      get: (k: string) => data.get(k),
+      update: async (k: string, v: unknown) => void data.set(k, v),
+    };
+    const calibrations = new Calibrations(state as unknown as vscode.Memento);
+    await calibrations.set(profile.target!, profile);
+    const target = resolveTarget(parseTargetId(TARGET), loadTables().tables);
+    const count = promptTokenCount(file, readFileSync(file, 'utf8'), targetTokenizerId(target));
+    const inEditor = estimate(target, { inputTokens: count.tokens, calibration: calibrations.profile(target.id)! });
+    assert.ok(
+      Math.abs(inEditor.coldTtftMs.p50 - fromCli.coldTtftMs.p50) < 0.01 * fromCli.coldTtftMs.p50,
+      `${inEditor.coldTtftMs.p50} vs ${fromCli.coldTtftMs.p50}`,
+    );
+    assert.equal(inEditor.tpotMs.p50, fromCli.tpotMs.p50);
+  });
+});
