@@ -20,7 +20,12 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         // First match wins: browser code and the worker have their own lib/types.
-        project: ['./tsconfig.webview.json', './tsconfig.worker.json', './tsconfig.json'],
+        project: [
+          './tsconfig.webview.json',
+          './tsconfig.worker.json',
+          './tsconfig.json',
+          './tools/llama-engine/tsconfig.json',
+        ],
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -8,7 +8,8 @@ import { DEFAULT_SHAPE, writeRandomLlama } from './randomLlama.ts';
 import { serve } from './server.ts';
 
 /**
- * `npm run llama-engine -- [--port 0] [--threads 1] [--sequences 4] [--context 4096] [--batch 256] [--model FILE.gguf] [--exit-with-stdin]`
+ * `npm run llama-engine -- [--port 0] [--threads 1] [--sequences 4] [--context 4096] [--batch 256]
+ *   [--model FILE.gguf] [--exit-with-stdin]`
  *
  * Starts llama.cpp (node-llama-cpp's prebuilt CPU binary) behind the OpenAI-compatible server and
  * prints one JSON line on stdout once it listens: {"baseUrl", "model", "threads", "sequences",

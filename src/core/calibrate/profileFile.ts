@@ -48,7 +48,7 @@ export const calibrationFileSchema = z.strictObject({
     r2: z.number().max(1),
     rmseMs: nonNegative,
   }),
-  /** Per prompt length: its share of the prompt, both token counts, the median cold TTFT and the fit's residual there. */
+  /** Per prompt length: its share of the prompt, both token counts, the median cold TTFT, the fit's residual. */
   lengths: z
     .array(
       z.strictObject({

@@ -5,7 +5,7 @@ import { parseCalibrationFile, type CalibrationFile } from '../../../src/core/ca
 import { startSimulator, type RunningSimulator } from '../../../src/core/sim/server';
 import { memoryIo } from '../helpers/memoryIo';
 
-/** 0.2 ms per prompt character (the simulator's tokens here) after 5 ms: lengths far apart compared with timer jitter. */
+/** 0.2 ms per prompt character (the simulator's tokens) after 5 ms: lengths far apart next to timer jitter. */
 const PER_TOKEN = 0.2;
 
 describe('prompt-lens calibrate and estimate --calibration', () => {

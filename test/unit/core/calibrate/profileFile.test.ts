@@ -10,7 +10,7 @@ import {
   type LengthRecord,
 } from '../../../../src/core/calibrate/profileFile';
 
-/** An endpoint that counts 3 tokens per local token plus a 20-token template, prefilling 0.3 ms per token after 8 ms. */
+/** An endpoint counting 3 tokens per local token plus a 20-token template, prefilling 0.3 ms/token after 8 ms. */
 const length = (fraction: number, local: number, usage = true): LengthRecord => ({
   fraction,
   localTokens: local,
