@@ -48,17 +48,23 @@ export function parseEndpoint(input: unknown): Loaded<EndpointConfig> {
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: describeIssues(parsed.error) };
 }
 
-/** An endpoints file: a JSON array of endpoints, or `{ "endpoints": [...] }`. */
-export function loadEndpointsFile(text: string, source: string): Loaded<EndpointConfig[]> {
-  let json: unknown;
+/** A JSON file's text parsed; the error names the file. */
+export function parseJsonFile(text: string, source: string): Loaded<unknown> {
   try {
-    json = JSON.parse(text);
+    return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
     return {
       ok: false,
       error: `${source}: not valid JSON (${error instanceof Error ? error.message : String(error)})`,
     };
   }
+}
+
+/** An endpoints file: a JSON array of endpoints, or `{ "endpoints": [...] }`. */
+export function loadEndpointsFile(text: string, source: string): Loaded<EndpointConfig[]> {
+  const read = parseJsonFile(text, source);
+  if (!read.ok) return read;
+  const json = read.value;
   const list = Array.isArray(json) ? json : (json as { endpoints?: unknown } | null)?.endpoints;
   if (!Array.isArray(list))
     return { ok: false, error: `${source}: expected a JSON array of endpoints or an object with an "endpoints" array` };

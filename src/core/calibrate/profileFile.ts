@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeIssues, ENDPOINT_KINDS, type Loaded } from '../bench/endpoints';
+import { describeIssues, ENDPOINT_KINDS, parseJsonFile, type Loaded } from '../bench/endpoints';
 import { calibrationProfileSchema, type CalibrationProfile } from '../estimate';
 import { fitTtft, leastSquares, median, toProfile, type TtftFit } from './fit';
 import { profileTtftMs } from './predict';
@@ -227,16 +227,9 @@ export function localProfile(file: Pick<CalibrationFile, 'tokens' | 'profile'>):
 
 /** Parses a profile file's text; the error names the file and the bad field. */
 export function parseCalibrationFile(text: string, source: string): Loaded<CalibrationFile> {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return {
-      ok: false,
-      error: `${source}: not valid JSON (${error instanceof Error ? error.message : String(error)})`,
-    };
-  }
-  const parsed = calibrationFileSchema.safeParse(json);
+  const read = parseJsonFile(text, source);
+  if (!read.ok) return read;
+  const parsed = calibrationFileSchema.safeParse(read.value);
   return parsed.success
     ? { ok: true, value: parsed.data }
     : { ok: false, error: `${source}: not a calibration profile: ${describeIssues(parsed.error)}` };
