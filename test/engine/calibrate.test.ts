@@ -204,6 +204,45 @@ describe('calibration against the real engine', () => {
     );
   });
 
+  it('bench measures the engine cold and warm at concurrency 1 and 2: usage on every request, the prefix cache really warm', async () => {
+    const r = await cli([
+      'bench',
+      join(dir, 'one.prompt'),
+      '--base-url',
+      engine.baseUrl,
+      '--model',
+      engine.model,
+      '--cache',
+      'both',
+      '--concurrency',
+      '1,2',
+      '--requests',
+      '4',
+      '--max-tokens',
+      '8',
+      '--json',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const result = JSON.parse(r.stdout) as BenchResult;
+    const requests = result.modes.flatMap((m) => m.levels.flatMap((l) => l.requests));
+    assert.equal(requests.length, 16);
+    for (const q of requests) {
+      assert.ok(q.ok, JSON.stringify(q.error));
+      assert.equal(q.outputTokens, 8);
+      assert.equal(q.outputTokensSource, 'usage');
+    }
+    // Cold requests carry a nonce of their own; warm ones are the prompt as it is.
+    const warmTokens = result.modes[1]!.levels[0]!.requests[0]!.inputTokens!;
+    assert.ok(result.modes[0]!.levels[0]!.requests.every((q) => q.inputTokens! > warmTokens));
+    const speedups = result.cacheSpeedup ?? [];
+    process.stderr.write(
+      `      (prefix-cache speedup: ${speedups.map((s) => `${s.label} ${s.speedup.toFixed(1)}×`).join(', ')})\n`,
+    );
+    assert.equal(speedups.length, 2);
+    for (const s of speedups)
+      assert.ok(s.speedup > 3, `${s.label}: cold ${s.coldTtftP50Ms} ms, warm ${s.warmTtftP50Ms} ms`);
+  });
+
   it("round trip: the editor's store imports the CLI's profile and estimates what the CLI estimates", async () => {
     assert.ok(profile, 'needs the profile of the first test');
     const file = join(dir, 'two.prompt');
