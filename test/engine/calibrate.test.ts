@@ -6,15 +6,10 @@ import type * as vscode from 'vscode';
 import { processIo, runCli } from '../../src/cli/main';
 import type { BenchResult } from '../../src/core/bench/result';
 import { MIN_R2 } from '../../src/core/calibrate/fit';
+import { promptTokenCounter } from '../../src/core/count';
+import { parsePrompt } from '../../src/core/prompt/parse';
 import { parseCalibrationFile, type CalibrationFile } from '../../src/core/calibrate/profileFile';
-import {
-  estimate,
-  loadTables,
-  parseTargetId,
-  promptTokenCount,
-  resolveTarget,
-  targetTokenizerId,
-} from '../../src/core/estimate';
+import { estimate, loadTables, parseTargetId, resolveTarget, targetTokenizerId } from '../../src/core/estimate';
 import { Calibrations } from '../../src/extension/bench/calibrations';
 import { sharedEngine } from './shared';
 import type { LlamaEngine } from './llamaEngine';
@@ -264,7 +259,7 @@ describe('calibration against the real engine', () => {
     const calibrations = new Calibrations(state as unknown as vscode.Memento);
     await calibrations.set(profile.target!, profile);
     const target = resolveTarget(parseTargetId(TARGET), loadTables().tables);
-    const count = promptTokenCount(file, readFileSync(file, 'utf8'), targetTokenizerId(target));
+    const count = promptTokenCounter(parsePrompt(file, readFileSync(file, 'utf8')))(targetTokenizerId(target));
     const inEditor = estimate(target, { inputTokens: count.tokens, calibration: calibrations.profile(target.id)! });
     assert.ok(
       Math.abs(inEditor.coldTtftMs.p50 - fromCli.coldTtftMs.p50) < 0.01 * fromCli.coldTtftMs.p50,

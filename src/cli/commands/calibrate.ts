@@ -8,7 +8,7 @@ import { buildCalibrationFile, calibrationFileText, type CalibrationFile } from 
 import { parseTargetId, resolveTarget, targetTokenizer } from '../../core/estimate';
 import { formatMs } from '../../core/format';
 import { parsePrompt } from '../../core/prompt/parse';
-import { resolveTokenizerId } from '../../core/tokenize/models';
+import { tokenizerFor } from '../../core/tokenize/models';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
 import { ENDPOINT_OPTIONS, ENDPOINT_USAGE, resolveApiKey, resolveEndpoint } from '../endpointFlags';
 import { describeFsError, EXIT, UsageError, type CliIo } from '../io';
@@ -68,7 +68,7 @@ export async function calibrateCommand(args: string[], io: CliIo): Promise<numbe
     targetId === undefined
       ? undefined
       : resolveTarget(parseTargetId(targetId), await loadCliTables(values.table ?? [], io));
-  const localTokenizer = target ? targetTokenizer(target) : resolveTokenizerId(endpoint.model);
+  const localTokenizer = target ? targetTokenizer(target) : tokenizerFor(endpoint.model);
 
   const readMessages = async (path: string) => {
     const read = benchMessages(

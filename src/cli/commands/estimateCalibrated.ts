@@ -4,14 +4,15 @@ import {
   DEFAULT_OUTPUT_TOKENS,
   estimate,
   parseTargetId,
-  promptTokenCount,
   resolveTarget,
   type CacheTtl,
   type Estimate,
   type TargetSpec,
   type Tables,
 } from '../../core/estimate';
+import { promptTokenCounter } from '../../core/count';
 import { formatCount, formatMs } from '../../core/format';
+import { parsePrompt } from '../../core/prompt/parse';
 import { readInput, UsageError, type CliIo } from '../io';
 import { readWholePrompt } from '../promptInput';
 
@@ -121,7 +122,7 @@ async function inputTokens(profile: CalibrationFile, request: CalibratedRequest,
       exact: true,
     };
   const text = await readWholePrompt(io, request.file, request.maxFileBytes);
-  const local = promptTokenCount(request.file, text, profile.tokens.localTokenizer);
+  const local = promptTokenCounter(parsePrompt(request.file, text))(profile.tokens.localTokenizer);
   if (!endpointTokens)
     return { tokens: local.tokens, localTokens: local.tokens, label: local.tokenizer, exact: local.exact };
   return {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { MIN_R2 } from '../../core/calibrate/fit';
 import { calibrationFileText, parseCalibrationFile, type CalibrationFile } from '../../core/calibrate/profileFile';
 import { parseTargetId, resolveTarget, targetTokenizer, type ResolvedTarget } from '../../core/estimate';
-import { readSettings } from '../config';
+import { readSettings } from '../settings';
 import type { ExtensionTables } from '../tables';
 import { CALIBRATION_MAX_AGE_DAYS, isStale, type Calibrations } from './calibrations';
 
