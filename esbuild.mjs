@@ -20,6 +20,8 @@ const common = {
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
+  // jsonc-parser's main entry is a UMD build whose dynamic requires a bundle cannot follow.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 /** Each src/webview/<view>/main.ts becomes dist/webview/<view>.js (+ .css when it imports styles). */

@@ -13,7 +13,7 @@ import {
 } from '../estimate';
 import { PrefixCacheAnalyser, updateInSlices } from '../findings/prefixCache';
 import { buildReport, ragFindings, suppressed, type PromptReport, type ReportFileInput } from '../findings/report';
-import { lineColumn } from '../findings/request';
+import { lineIndex } from '../findings/request';
 import type { FindingSettings } from '../findings/settings';
 import { findingTarget, type FindingTarget } from '../findings/targets';
 import type { Finding } from '../findings/types';
@@ -320,11 +320,19 @@ export class AnalysisEngine {
  * them without reading the other files again.
  */
 function withPositions(findings: Finding[], textOf: (file: string) => string | undefined): Finding[] {
+  const lines = new Map<string, ReturnType<typeof lineIndex> | undefined>();
+  const lineOf = (file: string) => {
+    if (!lines.has(file)) {
+      const text = textOf(file);
+      lines.set(file, text === undefined ? undefined : lineIndex(text));
+    }
+    return lines.get(file);
+  };
   return findings.map((f) => {
     if (!f.relatedFiles) return f;
     const relatedFiles = f.relatedFiles.map((r) => {
-      const text = textOf(r.file);
-      return text === undefined ? r : { ...r, position: lineColumn(text, r.range.start) };
+      const at = lineOf(r.file);
+      return at === undefined ? r : { ...r, position: at(r.range.start) };
     });
     return { ...f, relatedFiles };
   });

@@ -40,21 +40,60 @@ export interface DuplicatePair {
   similarity: number;
 }
 
-/** Each chunk is compared with the chunks before it; a chunk is reported once, against its closest earlier twin. */
+/**
+ * Earlier chunks a chunk is compared with at most: bounds the work on thousands of near-identical
+ * chunks (each would otherwise be compared with every one before it).
+ */
+export const MAX_CANDIDATES = 64;
+
+/**
+ * Each chunk is compared with the chunks before it; a chunk is reported once, against its closest
+ * earlier twin (the first of equals). Exact repeats are found through a Map. Near ones through an
+ * index of rare shingles (prefix filtering: with shingles ordered rarest first, two sets of Jaccard
+ * similarity ≥ t share one of the first |S| − ⌈t·|S|⌉ + 1 of each), so only chunks that can reach the
+ * threshold are compared — at most MAX_CANDIDATES of them per chunk, the latest sharing its rarest shingles.
+ */
 export function findDuplicates(texts: readonly string[], minSimilarity: number): DuplicatePair[] {
   const normalised = texts.map(normaliseChunk);
   const sets = normalised.map(shingles);
+  const frequency = new Map<string, number>();
+  for (const set of sets) for (const s of set) frequency.set(s, (frequency.get(s) ?? 0) + 1);
+  const firstWith = new Map<string, number>();
+  /** Shingle → earlier chunks having it among their rarest (the prefix), in order. */
+  const index = new Map<string, number[]>();
   const pairs: DuplicatePair[] = [];
-  for (let later = 1; later < texts.length; later++) {
-    let best: DuplicatePair | undefined;
-    for (let earlier = 0; earlier < later; earlier++) {
-      const similarity =
-        normalised[earlier] === normalised[later]
-          ? 1
-          : jaccard(sets[earlier] as Set<string>, sets[later] as Set<string>);
-      if (similarity >= minSimilarity && (!best || similarity > best.similarity)) best = { later, earlier, similarity };
+  texts.forEach((_, later) => {
+    const text = normalised[later] as string;
+    const set = sets[later] as Set<string>;
+    const rarest = [...set].sort(
+      (a, b) => (frequency.get(a) as number) - (frequency.get(b) as number) || (a < b ? -1 : 1),
+    );
+    const prefix = rarest.slice(0, set.size - Math.ceil(minSimilarity * set.size) + 1);
+    const same = firstWith.get(text);
+    let best: DuplicatePair | undefined = same === undefined ? undefined : { later, earlier: same, similarity: 1 };
+    if (!best || set.size > 0) {
+      const candidates = new Set<number>();
+      for (const s of prefix) {
+        const earlier = index.get(s) ?? [];
+        for (let k = earlier.length - 1; k >= 0 && candidates.size < MAX_CANDIDATES; k--)
+          candidates.add(earlier[k] as number);
+      }
+      for (const earlier of candidates) {
+        const similarity = jaccard(sets[earlier] as Set<string>, set);
+        if (
+          similarity >= minSimilarity &&
+          (!best || similarity > best.similarity || (similarity === best.similarity && earlier < best.earlier))
+        )
+          best = { later, earlier, similarity };
+      }
     }
     if (best) pairs.push(best);
-  }
+    if (same === undefined) firstWith.set(text, later);
+    for (const s of prefix) {
+      let list = index.get(s);
+      if (!list) index.set(s, (list = []));
+      list.push(later);
+    }
+  });
   return pairs;
 }

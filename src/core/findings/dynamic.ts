@@ -49,10 +49,11 @@ export function detectDynamic(parsed: ParsedPrompt, text: string, extra: readonl
       text: text.slice(v.range.start, v.range.end),
     })),
   ];
+  // Compiled once per file, not per message (a file can have 50,000 messages).
+  const patterns = PATTERNS.map(({ kind, re }) => ({ kind, pattern: new RegExp(re.source, `${re.flags}d`) }));
   for (const message of parsed.messages) {
     const body = text.slice(0, message.range.end);
-    for (const { kind, re } of PATTERNS) {
-      const pattern = new RegExp(re.source, `${re.flags}d`);
+    for (const { kind, pattern } of patterns) {
       pattern.lastIndex = message.range.start;
       for (let m = pattern.exec(body); m; m = pattern.exec(body)) {
         const [start, end] = m.indices?.groups?.v ?? (m.indices?.[0] as [number, number]);

@@ -1,8 +1,10 @@
+import { chunkLengths } from '../tokenize/boundaries';
 import type { Tokenizer } from '../tokenize/types';
 
 /**
  * Texts encoded in chunks that start at a line start (after "\n", before a character that is
- * neither white space nor "/": o200k_base lets a punctuation piece run on through "\n/").
+ * neither white space nor "/": o200k_base lets a punctuation piece run on through "\n/"), and long
+ * lines also at boundaries.ts's safe points.
  * Tiktoken-style pre-tokenisers (o200k_base, cl100k_base, llama3) never join a piece across such a
  * point, so the chunks' tokens concatenate to the whole text's tokens (a property test checks
  * this). Chunks make two things cheap: workspaces repeat the same lines in many files, so each
@@ -18,24 +20,43 @@ export interface EncodedText {
 
 const CHUNK_CHARS = 256;
 /**
- * Vocabularies whose pre-tokeniser is known not to join across a line start. SentencePiece models
- * (Mistral, Gemma) add a dummy prefix to every encoded input, so their texts are encoded whole.
+ * A line longer than this (minified JSON, base64, 400,000 placeholders on one line) is cut at
+ * boundaries.ts's safe points too: offset lookups re-encode one chunk, so a chunk the size of the
+ * file made each lookup linear and findings on such a file quadratic.
  */
-const LINE_SAFE_TOKENIZERS = new Set(['o200k_base', 'cl100k_base', 'llama3']);
+const MAX_CHUNK_CHARS = 4 * CHUNK_CHARS;
+/**
+ * Vocabularies whose pre-tokeniser is known not to join across a line start or boundaries.ts's
+ * safe points; approximations encode with o200k_base (see Tokenizer.encode). SentencePiece models
+ * (Mistral, Gemma) add a dummy prefix to every encoded input, so their texts are encoded whole (and
+ * offset lookups on them cost a whole message each).
+ */
+const SPLIT_SAFE_TOKENIZERS = new Set(['o200k_base', 'cl100k_base', 'llama3']);
 const SPLIT = /\n(?=[^\s/])/g;
 
-/** Line-start split points, grouped so that chunks hold about CHUNK_CHARS characters. */
+/** Line-start split points, grouped so that chunks hold about CHUNK_CHARS characters; long lines cut further. */
 function chunkStarts(text: string, split: boolean): number[] {
-  const starts = [0];
-  if (!split) return starts;
+  if (!split) return [0];
+  const lineStarts = [0];
   let last = 0;
   for (const m of text.matchAll(SPLIT)) {
     const at = m.index + 1;
     if (at - last >= CHUNK_CHARS) {
-      starts.push(at);
+      lineStarts.push(at);
       last = at;
     }
   }
+  const starts: number[] = [];
+  lineStarts.forEach((start, i) => {
+    starts.push(start);
+    const end = lineStarts[i + 1] ?? text.length;
+    if (end - start <= MAX_CHUNK_CHARS) return;
+    let at = start;
+    for (const length of chunkLengths(text, start, end, CHUNK_CHARS)) {
+      at += length;
+      if (at < end) starts.push(at);
+    }
+  });
   return starts;
 }
 
@@ -47,7 +68,7 @@ export class TokenMemo {
     readonly tokenizer: Tokenizer,
     private readonly maxChunks = 1 << 18,
   ) {
-    this.split = LINE_SAFE_TOKENIZERS.has(tokenizer.id);
+    this.split = SPLIT_SAFE_TOKENIZERS.has(tokenizer.id) || !tokenizer.exact;
   }
 
   private encodeChunk(text: string): Int32Array {
@@ -124,5 +145,6 @@ export function charOffsetAfterTokens(tokenizer: Tokenizer, text: string, encode
 export function tokensBefore(tokenizer: Tokenizer, text: string, encoded: EncodedText, charOffset: number): number {
   const c = chunkAt(encoded.chunkChars, charOffset);
   const charStart = encoded.chunkChars[c] as number;
-  return (encoded.chunkTokens[c] as number) + tokenizer.count(text.slice(charStart, charOffset));
+  // countBase: the ids are the base encoding's, so an approximation's scaled count would not match them.
+  return (encoded.chunkTokens[c] as number) + tokenizer.countBase(text.slice(charStart, charOffset));
 }

@@ -6,7 +6,7 @@ import { detectDynamic, type DynamicKind, type DynamicSpan } from './dynamic';
 import { formatCount, formatMs, formatUsd } from '../format';
 import { detectRegions } from './rag';
 import { charOffsetAfterTokens, TokenMemo, tokensBefore } from './encoding';
-import { buildRequest, lineColumn, RenderMap, type PromptRequest } from './request';
+import { buildRequest, lastWhere, lineColumn, RenderMap, type PromptRequest, type RequestMessage } from './request';
 import type { FindingSettings } from './settings';
 import { commonPrefix, compareTokens, hashTokens, realign } from './tokenSeq';
 import type { Finding } from './types';
@@ -83,9 +83,21 @@ interface Entry {
   dynamic?: DynamicSpan[];
   breakers?: CacheBreaker[];
   offsets?: Map<number, number>;
+  /** Request messages (with their place in the request) in order of their range in the file. */
+  byRange?: RankedMessage[];
+}
+
+interface RankedMessage {
+  message: RequestMessage;
+  rank: number;
 }
 
 const TAIL_TOKENS = 32;
+/**
+ * Dynamic parts of a file considered as cache breakers, in request order: advice to move the 257th
+ * dynamic part and every one before it helps nobody, and each costs a token-offset lookup.
+ */
+export const MAX_BREAKER_SPANS = 256;
 const MAX_BUCKET_PAIRS = 16;
 
 /**
@@ -102,6 +114,8 @@ export class PrefixCacheAnalyser {
   /** Files whose first message ends the same way: near-miss candidates that sorting keeps apart. */
   private readonly tails = new Map<string, Set<Entry>>();
   private readonly memo: TokenMemo;
+  /** Groups by the first index of their run in `order`, until the next update (a report asks per file). */
+  private readonly groupCache = new Map<number, CacheGroup>();
 
   constructor(private readonly options: PrefixCacheOptions) {
     this.memo = new TokenMemo(options.tokenizer);
@@ -114,6 +128,7 @@ export class PrefixCacheAnalyser {
 
   update(file: string, text: string, parsed: ParsedPrompt): void {
     this.remove(file);
+    this.groupCache.clear();
     const request = buildRequest(parsed, this.memo);
     const head = request.messages[0];
     const first = head ? request.tokens.subarray(head.tokenStart, head.tokenEnd) : new Int32Array(0);
@@ -136,6 +151,7 @@ export class PrefixCacheAnalyser {
   remove(file: string): void {
     const entry = this.entries.get(file);
     if (!entry) return;
+    this.groupCache.clear();
     this.entries.delete(file);
     const at = this.indexOf(entry);
     this.order.splice(at, 1);
@@ -321,6 +337,12 @@ export class PrefixCacheAnalyser {
   }
 
   private groupOver(lo: number, hi: number): CacheGroup {
+    let group = this.groupCache.get(lo);
+    if (!group) this.groupCache.set(lo, (group = this.computeGroup(lo, hi)));
+    return group;
+  }
+
+  private computeGroup(lo: number, hi: number): CacheGroup {
     const model = this.options.costModel;
     const rule = model.cacheRule;
     let common = Infinity;
@@ -351,7 +373,7 @@ export class PrefixCacheAnalyser {
   }
 
   private mapsOf(entry: Entry): RenderMap[] {
-    entry.maps ??= entry.parsed.messages.map((m) => new RenderMap(m, entry.parsed, entry.text));
+    entry.maps ??= RenderMap.all(entry.parsed, entry.text);
     return entry.maps;
   }
 
@@ -365,7 +387,9 @@ export class PrefixCacheAnalyser {
 
   private computeSourceOffset(entry: Entry, k: number): number {
     const { request, parsed } = entry;
-    const message = request.messages.find((m) => k <= m.tokenEnd) ?? request.messages[request.messages.length - 1];
+    // Request messages are in token order: the first whose end reaches k, by binary search.
+    const first = lastWhere(request.messages.length, (i) => (request.messages[i] as RequestMessage).tokenEnd < k) + 1;
+    const message = request.messages[first] ?? request.messages[request.messages.length - 1];
     if (!message) return 0;
     const rendered = (parsed.messages[message.index] as ParsedPrompt['messages'][number]).rendered;
     const offset = charOffsetAfterTokens(
@@ -380,14 +404,30 @@ export class PrefixCacheAnalyser {
   /** Request token index at which a file offset's text starts. */
   private tokenIndexAt(entry: Entry, sourceOffset: number): number {
     const { request, parsed } = entry;
-    const message = request.messages.find((m) => {
-      const r = (parsed.messages[m.index] as ParsedPrompt['messages'][number]).range;
-      return sourceOffset >= r.start && sourceOffset <= r.end;
-    });
+    const message = this.messageAt(entry, sourceOffset)?.message;
     if (!message) return request.tokens.length;
     const rendered = (parsed.messages[message.index] as ParsedPrompt['messages'][number]).rendered;
     const renderedOffset = (this.mapsOf(entry)[message.index] as RenderMap).toRendered(sourceOffset);
     return message.tokenStart + tokensBefore(this.options.tokenizer, rendered, message.encoded, renderedOffset);
+  }
+
+  /**
+   * The request message whose range in the file holds the offset (the earlier in the request where
+   * two ranges touch there), by binary search over the messages ordered by range.
+   */
+  private messageAt(entry: Entry, sourceOffset: number): RankedMessage | undefined {
+    const rangeOf = (m: RequestMessage) => (entry.parsed.messages[m.index] as ParsedPrompt['messages'][number]).range;
+    entry.byRange ??= entry.request.messages
+      .map((message, rank) => ({ message, rank }))
+      .sort((a, b) => rangeOf(a.message).start - rangeOf(b.message).start);
+    const sorted = entry.byRange;
+    const at = lastWhere(sorted.length, (i) => rangeOf((sorted[i] as RankedMessage).message).start <= sourceOffset);
+    let found: RankedMessage | undefined;
+    for (const m of [sorted[at - 1], sorted[at]]) {
+      if (!m || sourceOffset < rangeOf(m.message).start || sourceOffset > rangeOf(m.message).end) continue;
+      if (!found || m.rank < found.rank) found = m;
+    }
+    return found;
   }
 
   private dynamicOf(entry: Entry): DynamicSpan[] {
@@ -453,8 +493,13 @@ export class PrefixCacheAnalyser {
   private findBreakers(entry: Entry): CacheBreaker[] {
     const rule = this.options.costModel.cacheRule;
     const total = entry.request.tokens.length;
+    // In request order (system messages first), the first MAX_BREAKER_SPANS and the one after them:
+    // each token index costs an encoding of part of a chunk, and 400,000 of them took seconds.
     const spans = this.dynamicOf(entry)
-      .map((span) => ({
+      .map((span) => ({ span, rank: this.messageAt(entry, span.range.start)?.rank ?? Infinity }))
+      .sort((x, y) => x.rank - y.rank || x.span.range.start - y.span.range.start)
+      .slice(0, MAX_BREAKER_SPANS + 1)
+      .map(({ span }) => ({
         span,
         start: this.tokenIndexAt(entry, span.range.start),
         end: this.tokenIndexAt(entry, span.range.end),
@@ -465,7 +510,7 @@ export class PrefixCacheAnalyser {
     if (!first) return breakers;
     const cacheableNow = cacheableTokens(first.start, total, rule);
     let dynamicBefore = 0;
-    spans.forEach(({ span, start, end }, i) => {
+    spans.slice(0, MAX_BREAKER_SPANS).forEach(({ span, start, end }, i) => {
       const next = spans[i + 1]?.start ?? total;
       const staticAfter = Math.max(0, next - end);
       const staticBefore = start - dynamicBefore;

@@ -3,7 +3,7 @@ import type { Tokenizer } from '../tokenize/types';
 import { findDuplicates } from './chunks';
 import type { FindingCostModel } from './costModel';
 import { formatCount, formatMs, formatPercent, formatUsd } from '../format';
-import { lineColumn, RenderMap } from './request';
+import { filledVariablesByMessage, lineIndex, RenderMap } from './request';
 import type { FindingSettings } from './settings';
 import type { Finding } from './types';
 
@@ -29,7 +29,11 @@ export interface RagRegion extends DetectedRegion {
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** `<tag …>…</tag>` blocks, nesting of the same tag respected; unclosed tags are not regions. */
+/**
+ * `<tag …>…</tag>` blocks, nesting of the same tag respected; unclosed tags are not regions. One
+ * pass over the tags' edges with a stack per tag (a scan per opening tag was quadratic on nested or
+ * unclosed tags); blocks in order of their start.
+ */
 function xmlBlocks(
   text: string,
   from: number,
@@ -37,24 +41,23 @@ function xmlBlocks(
   tags: readonly string[],
 ): Array<{ tag: string; range: SourceRange }> {
   if (tags.length === 0) return [];
-  const open = new RegExp(`<(${tags.map(escapeRegExp).join('|')})(?:\\s[^<>]*)?>`, 'gi');
+  const edge = new RegExp(`<(/?)(${tags.map(escapeRegExp).join('|')})(?:\\s[^<>]*)?>`, 'gi');
   const blocks: Array<{ tag: string; range: SourceRange }> = [];
+  const open = new Map<string, Array<{ tag: string; start: number }>>();
   const slice = text.slice(0, to);
-  open.lastIndex = from;
-  for (let m = open.exec(slice); m; m = open.exec(slice)) {
-    const tag = m[1] as string;
-    const edge = new RegExp(`<(/?)${escapeRegExp(tag)}(?:\\s[^<>]*)?>`, 'gi');
-    edge.lastIndex = m.index + m[0].length;
-    let depth = 1;
-    for (let e = edge.exec(slice); e; e = edge.exec(slice)) {
-      depth += e[1] === '/' ? -1 : 1;
-      if (depth === 0) {
-        blocks.push({ tag, range: { start: m.index, end: e.index + e[0].length } });
-        break;
-      }
+  edge.lastIndex = from;
+  for (let m = edge.exec(slice); m; m = edge.exec(slice)) {
+    const tag = m[2] as string;
+    const key = tag.toLowerCase();
+    let stack = open.get(key);
+    if (!stack) open.set(key, (stack = []));
+    if (m[1] !== '/') stack.push({ tag, start: m.index });
+    else {
+      const opened = stack.pop();
+      if (opened) blocks.push({ tag: opened.tag, range: { start: opened.start, end: m.index + m[0].length } });
     }
   }
-  return blocks;
+  return blocks.sort((a, b) => a.range.start - b.range.start);
 }
 
 /** Markdown sections headed by one of the headings, up to the next heading of the same or a higher level. */
@@ -89,16 +92,15 @@ function headingSections(
 export function detectRegions(parsed: ParsedPrompt, text: string, settings: FindingSettings['rag']): DetectedRegion[] {
   const found: DetectedRegion[] = [];
   const slot = new RegExp(settings.slotPattern, 'i');
+  const variables = filledVariablesByMessage(parsed);
   parsed.messages.forEach((message, index) => {
     const { start, end } = message.range;
     for (const b of xmlBlocks(text, start, end, settings.tags))
       found.push({ kind: 'xml', marker: `<${b.tag}>`, range: b.range, message: index });
     for (const s of headingSections(text, start, end, settings.headings))
       found.push({ kind: 'heading', marker: s.heading, range: s.range, message: index });
-    for (const v of parsed.variables) {
-      if (v.filled && v.range.start >= start && v.range.end <= end && slot.test(v.name))
-        found.push({ kind: 'slot', marker: `{{${v.name}}}`, range: v.range, message: index });
-    }
+    for (const v of variables[index] ?? [])
+      if (slot.test(v.name)) found.push({ kind: 'slot', marker: `{{${v.name}}}`, range: v.range, message: index });
     if (settings.pattern !== undefined) {
       const user = new RegExp(settings.pattern, 'gm');
       user.lastIndex = start;
@@ -130,7 +132,8 @@ export function detectRegions(parsed: ParsedPrompt, text: string, settings: Find
 function chunksOf(rendered: string, tags: readonly string[]): SourceRange[] {
   const inner = xmlBlocks(rendered, 1, rendered.length, tags);
   const children: SourceRange[] = [];
-  for (const b of inner) if (!children.some((c) => b.range.start < c.end)) children.push(b.range);
+  // Blocks come in order of their start, so only the last child kept can contain the next.
+  for (const b of inner) if (b.range.start >= (children[children.length - 1]?.end ?? 0)) children.push(b.range);
   if (children.length >= 2) return children;
   const paragraphs: SourceRange[] = [];
   const separator = /\n[ \t]*(?:-{3,}[ \t]*)?\n\s*/g;
@@ -161,7 +164,8 @@ export interface RagResult {
 
 export function analyseRag(input: RagInput): RagResult {
   const { file, text, parsed, promptTokens: n, tokenizer, costModel: model, settings } = input;
-  const maps = parsed.messages.map((m) => new RenderMap(m, parsed, text));
+  const maps = RenderMap.all(parsed, text);
+  const lineOf = lineIndex(text);
   const findings: Finding[] = [];
   const regions: RagRegion[] = detectRegions(parsed, text, settings).map((r) => {
     const tokens = tokenizer.count((maps[r.message] as RenderMap).renderedSlice(r.range));
@@ -209,12 +213,18 @@ export function analyseRag(input: RagInput): RagResult {
     });
   }
 
-  for (const r of regions) findings.push(...duplicateFindings(input, r, maps[r.message] as RenderMap));
+  for (const r of regions)
+    for (const f of duplicateFindings(input, r, maps[r.message] as RenderMap, lineOf)) findings.push(f);
   return { regions, findings };
 }
 
-function duplicateFindings(input: RagInput, region: DetectedRegion, map: RenderMap): Finding[] {
-  const { file, text, tokenizer, settings } = input;
+function duplicateFindings(
+  input: RagInput,
+  region: DetectedRegion,
+  map: RenderMap,
+  lineOf: ReturnType<typeof lineIndex>,
+): Finding[] {
+  const { file, tokenizer, settings } = input;
   const regionStart = map.toRendered(region.range.start);
   const rendered = map.renderedSlice(region.range);
   const chunks = chunksOf(rendered, settings.tags)
@@ -230,7 +240,7 @@ function duplicateFindings(input: RagInput, region: DetectedRegion, map: RenderM
   ).map(({ later, earlier, similarity }) => {
     const dup = chunks[later] as (typeof chunks)[number];
     const original = chunks[earlier] as (typeof chunks)[number];
-    const at = lineColumn(text, original.range.start).line;
+    const at = lineOf(original.range.start).line;
     const what =
       similarity === 1
         ? `Duplicate chunk: repeats the chunk at line ${at}`

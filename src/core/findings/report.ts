@@ -7,7 +7,7 @@ import { formatCount, formatMs, formatUsd } from '../format';
 import { applySuppression, readPragmas } from './pragma';
 import { PrefixCacheAnalyser, type GroupMember } from './prefixCache';
 import { analyseRag, type RagRegion } from './rag';
-import { lineColumn } from './request';
+import { lineIndex } from './request';
 import type { FindingSettings } from './settings';
 import { SEVERITY_RANK, type Finding, type FindingSeverity } from './types';
 
@@ -128,9 +128,12 @@ export function buildReport(
 ): PromptReport {
   const { tokenizer, costModel: model, settings } = options;
   const texts = new Map(inputs.map((f) => [f.path, f.text]));
+  // Line starts are found once per file: a file can have thousands of findings.
+  const lines = new Map<string, ReturnType<typeof lineIndex>>();
   const locate = (file: string, range: SourceRange): LocatedRange => {
-    const text = texts.get(file) ?? '';
-    return { ...range, startPosition: lineColumn(text, range.start), endPosition: lineColumn(text, range.end) };
+    let lineOf = lines.get(file);
+    if (!lineOf) lines.set(file, (lineOf = lineIndex(texts.get(file) ?? '')));
+    return { ...range, startPosition: lineOf(range.start), endPosition: lineOf(range.end) };
   };
 
   const analyser = new PrefixCacheAnalyser({
@@ -219,7 +222,8 @@ export function formatReport(report: PromptReport): string {
       f.regions.length === 0 ? '-' : formatCount(f.regions.reduce((n, r) => n + r.tokens, 0)),
     ]),
   ];
-  const widths = (rows[0] as string[]).map((_, c) => Math.max(...rows.map((r) => (r[c] as string).length)));
+  // A reduce, not Math.max(...): a spread of 100,000 rows overflows the call stack.
+  const widths = (rows[0] as string[]).map((_, c) => rows.reduce((w, r) => Math.max(w, (r[c] as string).length), 0));
   for (const row of rows)
     lines.push(
       row

@@ -1,4 +1,4 @@
-import type { ChatRole, ParsedPrompt, PromptMessage, SourceRange } from '../prompt/types';
+import type { ChatRole, ParsedPrompt, PromptMessage, SourceRange, TemplateVariable } from '../prompt/types';
 import type { EncodedText, TokenMemo } from './encoding';
 
 /**
@@ -51,6 +51,47 @@ interface Segment {
 }
 
 /**
+ * Each message's filled variables (those lying within its range), sorted: one sort and a binary
+ * search per message, where filtering every variable per message was quadratic in large files.
+ */
+export function filledVariablesByMessage(parsed: ParsedPrompt): TemplateVariable[][] {
+  const filled = parsed.variables.filter((v) => v.filled).sort((a, b) => a.range.start - b.range.start);
+  return parsed.messages.map(({ range }) => {
+    const inside: TemplateVariable[] = [];
+    for (let i = firstAtOrAfter(filled, range.start); i < filled.length; i++) {
+      const v = filled[i] as TemplateVariable;
+      if (v.range.start > range.end) break;
+      if (v.range.end <= range.end) inside.push(v);
+    }
+    return inside;
+  });
+}
+
+/** Index of the first variable starting at or after `offset` (variables sorted by start). */
+function firstAtOrAfter(sorted: readonly TemplateVariable[], offset: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid] as TemplateVariable).range.start < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The last index in [0, length) for which `before(i)` holds (a prefix of the indices does), or -1. */
+export function lastWhere(length: number, before: (i: number) => boolean): number {
+  let lo = 0;
+  let hi = length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (before(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/**
  * Maps between offsets in a message's rendered text and offsets in the file. Exact when the
  * message text is the file slice with filled variables substituted; otherwise (formats that
  * re-indent, such as YAML block scalars) proportional within the message's range.
@@ -59,15 +100,19 @@ export class RenderMap {
   private readonly segments: Segment[];
   readonly exact: boolean;
 
+  /** `variables`: the message's filled variables, sorted (filledVariablesByMessage); found here when absent. */
   constructor(
     private readonly message: PromptMessage,
     parsed: ParsedPrompt,
     fileText: string,
+    variables?: readonly TemplateVariable[],
   ) {
     const { start, end } = message.range;
-    const vars = parsed.variables
-      .filter((v) => v.filled && v.range.start >= start && v.range.end <= end)
-      .sort((a, b) => a.range.start - b.range.start);
+    const vars =
+      variables ??
+      parsed.variables
+        .filter((v) => v.filled && v.range.start >= start && v.range.end <= end)
+        .sort((a, b) => a.range.start - b.range.start);
     const segments: Segment[] = [];
     let at = start;
     let renderedAt = 0;
@@ -86,16 +131,26 @@ export class RenderMap {
     this.exact = segments.map((s) => s.rendered).join('') === message.rendered;
   }
 
+  /** One map per message of the prompt, in order. */
+  static all(parsed: ParsedPrompt, fileText: string): RenderMap[] {
+    const variables = filledVariablesByMessage(parsed);
+    return parsed.messages.map((m, i) => new RenderMap(m, parsed, fileText, variables[i]));
+  }
+
   /** File offset of a rendered offset; a point inside a variable's value maps to the variable. */
   toSource(renderedOffset: number): number {
     const { range, rendered } = this.message;
     if (!this.exact)
       return range.start + Math.round((renderedOffset / Math.max(1, rendered.length)) * (range.end - range.start));
-    for (const s of this.segments) {
-      if (renderedOffset <= s.renderedStart + s.rendered.length)
-        return s.variable ? s.source.start : s.source.start + (renderedOffset - s.renderedStart);
-    }
-    return range.end;
+    // The first segment that reaches the offset (segments are in order; a binary search).
+    const i =
+      lastWhere(this.segments.length, (k) => {
+        const s = this.segments[k] as Segment;
+        return renderedOffset > s.renderedStart + s.rendered.length;
+      }) + 1;
+    const s = this.segments[i];
+    if (!s) return range.end;
+    return s.variable ? s.source.start : s.source.start + (renderedOffset - s.renderedStart);
   }
 
   /** Rendered offset of a file offset. */
@@ -104,13 +159,12 @@ export class RenderMap {
     const clamped = Math.min(Math.max(sourceOffset, range.start), range.end);
     if (!this.exact)
       return Math.round(((clamped - range.start) / Math.max(1, range.end - range.start)) * rendered.length);
-    for (const s of this.segments) {
-      if (clamped <= s.source.end)
-        return s.variable
-          ? s.renderedStart + (clamped > s.source.start ? s.rendered.length : 0)
-          : s.renderedStart + (clamped - s.source.start);
-    }
-    return rendered.length;
+    const i = lastWhere(this.segments.length, (k) => clamped > (this.segments[k] as Segment).source.end) + 1;
+    const s = this.segments[i];
+    if (!s) return rendered.length;
+    return s.variable
+      ? s.renderedStart + (clamped > s.source.start ? s.rendered.length : 0)
+      : s.renderedStart + (clamped - s.source.start);
   }
 
   /** The rendered text of a file range inside this message (variables replaced by their values). */
@@ -137,7 +191,7 @@ export function renderValue(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** 1-based line and column of an offset, as the report prints them. */
+/** 1-based line and column of an offset, as the report prints them (one lookup; use lineIndex for many). */
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
@@ -146,4 +200,16 @@ export function lineColumn(text: string, offset: number): { line: number; column
     lineStart = i + 1;
   }
   return { line, column: offset - lineStart + 1 };
+}
+
+/** lineColumn for many offsets of one text: its line starts found once, each lookup a binary search. */
+export function lineIndex(text: string): (offset: number) => { line: number; column: number } {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    // The last line start at or before the offset; a newline at the offset itself still ends its line.
+    const line = lastWhere(starts.length, (k) => (starts[k] as number) <= offset) + 1;
+    const lineStart = offset <= 0 ? 0 : (starts[Math.max(0, line - 1)] as number);
+    return { line: Math.max(1, line), column: offset - lineStart + 1 };
+  };
 }

@@ -24,9 +24,9 @@ export function buildPrompt(
   const messages = sections.map((section) => {
     const result = renderVariables(section.text, section.textOffset ?? 0, patterns, settings.sample);
     // Without a verbatim offset, a variable can only be placed at its message.
-    variables.push(
-      ...result.variables.map((v) => (section.textOffset === undefined ? { ...v, range: section.range } : v)),
-    );
+    // A loop, not push(...): a message can hold more variables than a call takes arguments.
+    for (const v of result.variables)
+      variables.push(section.textOffset === undefined ? { ...v, range: section.range } : v);
     return { role: section.role, text: section.text, rendered: result.rendered, range: section.range };
   });
   return { format, messages, variables, settings, errors };

@@ -1,7 +1,8 @@
+import { findNodeAtLocation, parseTree, visit } from 'jsonc-parser';
 import { z } from 'zod';
 import { buildPrompt, errorAt, rawSection, verbatimOffset, type Section } from './build';
-import type { ParseError, ParsedPrompt } from './types';
-import { nestingError, nodeRange, parseYaml, schemaErrors } from './yaml';
+import type { ParseError, ParsedPrompt, SourceRange } from './types';
+import { nestingError, schemaErrors } from './yaml';
 
 const Part = z.union([
   z.object({ type: z.literal('text'), text: z.string() }).loose(),
@@ -27,21 +28,24 @@ export function parseChatJson(text: string, patterns: readonly RegExp[]): Parsed
   } catch (error) {
     return buildPrompt('chat-json', [rawSection(text)], {}, [jsonError(error, text)], patterns);
   }
-  // JSON is YAML, and the YAML parser keeps node positions: used only to place messages and errors.
-  const located = parseYaml(text, 0);
-  const rangeOf = (path: readonly PropertyKey[]) =>
-    (located.errors.length === 0 ? nodeRange(located.doc, path, 0) : undefined) ?? whole;
   // Picking the schema by shape (rather than a union) keeps errors specific: `messages[0].role: …`.
   const parsed = Array.isArray(value) ? BareMessages.safeParse(value) : ChatRequest.safeParse(value);
-  if (!parsed.success)
+  if (!parsed.success) {
+    // Only an invalid file pays for a full syntax tree, to point at the field at fault.
+    const tree = parseTree(text);
+    const rangeOf = (path: readonly PropertyKey[]): SourceRange => {
+      const node = tree && findNodeAtLocation(tree, path as Array<string | number>);
+      return node ? { start: node.offset, end: node.offset + node.length } : whole;
+    };
     return buildPrompt('chat-json', [rawSection(text)], {}, schemaErrors(parsed.error, 'chat JSON', rangeOf), patterns);
+  }
 
-  const root = Array.isArray(parsed.data) ? [] : ['messages'];
+  const located = messageRanges(text, Array.isArray(parsed.data));
   const messages = Array.isArray(parsed.data) ? parsed.data : parsed.data.messages;
   const model = Array.isArray(parsed.data) ? undefined : parsed.data.model;
   const errors: ParseError[] = [];
   const sections: Section[] = messages.map((m, i) => {
-    const range = rangeOf([...root, i]);
+    const range = located[i] ?? whole;
     const parts =
       typeof m.content === 'string'
         ? [m.content]
@@ -62,6 +66,47 @@ export function parseChatJson(text: string, patterns: readonly RegExp[]): Parsed
     return { role: m.role, text: content, range, ...(textOffset === undefined ? {} : { textOffset }) };
   });
   return buildPrompt('chat-json', sections, model ? { model } : {}, errors, patterns);
+}
+
+/**
+ * File ranges of the message list's elements (the top-level array, or the top-level object's last
+ * `messages`, as JSON.parse keeps the last), from one pass of jsonc-parser's scanner: linear, where a
+ * syntax tree of a 2 MB file takes seconds and the YAML parser's took minutes.
+ */
+function messageRanges(text: string, bare: boolean): SourceRange[] {
+  let ranges: SourceRange[] = [];
+  let depth = 0;
+  /** Depth of the list's elements. */
+  let elements = bare ? 1 : -1;
+  let key: string | undefined;
+  let start = 0;
+  const open = (offset: number): void => {
+    if (depth === elements) start = offset;
+    depth++;
+  };
+  const close = (offset: number, length: number): void => {
+    depth--;
+    if (depth === elements) ranges.push({ start, end: offset + length });
+  };
+  visit(text, {
+    onObjectBegin: open,
+    onObjectEnd: close,
+    onObjectProperty: (property) => {
+      if (depth === 1) key = property;
+    },
+    onArrayBegin: (offset) => {
+      if (!bare && depth === 1 && key === 'messages') {
+        elements = 2;
+        ranges = [];
+      }
+      open(offset);
+    },
+    onArrayEnd: close,
+    onLiteralValue: (_value, offset, length) => {
+      if (depth === elements) ranges.push({ start: offset, end: offset + length });
+    },
+  });
+  return ranges;
 }
 
 /** Where Node's JSON.parse message gives "position N", the error points there; else at the whole file. */

@@ -74,9 +74,14 @@ export function readPromptySettings(yaml: YamlResult, range: SourceRange): ReadS
   const inputs = Array.isArray(fm.inputs)
     ? fm.inputs.map((input) => [input.name, input] as const)
     : Object.entries(fm.inputs ?? {});
+  // One copy, filled in place (a copy per input was quadratic); defined, not assigned, so an
+  // input named `__proto__` is a key like any other.
+  let filled: Record<string, unknown> | undefined;
   for (const [name, input] of inputs) {
     const value = inputValue(input);
-    if (sample?.[name] === undefined && value !== undefined) sample = { ...sample, [name]: value };
+    if (sample?.[name] !== undefined || value === undefined) continue;
+    sample = filled ??= { ...sample };
+    Object.defineProperty(filled, name, { value, enumerable: true, writable: true, configurable: true });
   }
   return { ...(model ? { model } : {}), ...(sample ? { sample } : {}), errors };
 }

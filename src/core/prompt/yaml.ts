@@ -1,4 +1,4 @@
-import { Document, parseDocument } from 'yaml';
+import { Document, isMap, isPair, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import type { z } from 'zod';
 import type { ParseError, SourceRange } from './types';
 
@@ -33,19 +33,101 @@ export function nestingError(text: string, offset: number, what: string): ParseE
   };
 }
 
+/**
+ * Block nesting (indentation levels plus compact `- - -` / `? ? ?` indicators) deeper than this is
+ * refused too: the parser recurses per level as with brackets, and 1 MB of `- - - …` took 14 s to fail.
+ */
+export const MAX_BLOCK_NESTING = 512;
+
+/**
+ * Nodes a YAML text may have: parse time grows with them (about 20 µs each on the loaded 2-core
+ * machine), so 100,000 bounds a parse to a few seconds there. Counted as lines outside block
+ * scalars plus commas, an upper bound (every node needs a line or a `,` of its own; `- - -` is
+ * bounded by MAX_BLOCK_NESTING): prose in a block scalar costs the parser little, and 2 MB of it
+ * is about 30,000 commas.
+ */
+export const MAX_YAML_ITEMS = 100_000;
+
+/** A line that starts a block scalar: it ends in `|` or `>`, with optional indicators and a comment. */
+const BLOCK_SCALAR_HEADER = /(?:^|[\s:-])[|>][1-9+-]{0,2}[ \t]*(?:#.*)?\r?$/;
+
+/**
+ * One linear pass over a YAML text: `depth` over-estimates its block nesting (per line, the
+ * distinct deeper indentations still open plus the compact `- `/`? `/`: ` indicators that start it;
+ * text in block scalars can only raise it), `items` over-estimates its nodes (see MAX_YAML_ITEMS).
+ */
+export function yamlShape(text: string): { depth: number; items: number } {
+  const indents: number[] = [];
+  let depth = 0;
+  let items = 1;
+  /** Indentation of the line that opened the block scalar we are in, or -1. */
+  let scalarIndent = -1;
+  for (let start = 0; start <= text.length;) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    for (let c = text.indexOf(',', start); c !== -1 && c < end; c = text.indexOf(',', c + 1)) items++;
+    let i = start;
+    while (i < end && text.charCodeAt(i) === 0x20) i++;
+    const blank = i === end || text.charCodeAt(i) === 0x0d;
+    const indent = i - start;
+    const inScalar = scalarIndent >= 0 && (blank || indent > scalarIndent);
+    if (!inScalar && !blank) {
+      // Block scalar content is one node however many lines it has.
+      items++;
+      scalarIndent = BLOCK_SCALAR_HEADER.test(text.slice(i, end)) ? indent : -1;
+    }
+    if (!blank) {
+      while (indents.length > 0 && (indents[indents.length - 1] as number) >= indent) indents.pop();
+      indents.push(indent);
+      let compact = 0;
+      // `- `, `? ` and `: ` followed by more content on the same line each open a level.
+      while (i + 1 < end && (text[i] === '-' || text[i] === '?' || text[i] === ':') && text[i + 1] === ' ') {
+        compact++;
+        i += 2;
+        while (i < end && text.charCodeAt(i) === 0x20) i++;
+      }
+      depth = Math.max(depth, indents.length + compact);
+    }
+    start = end + 1;
+  }
+  return { depth, items };
+}
+
 export interface YamlResult {
   doc: Document;
   value: unknown;
   errors: ParseError[];
 }
 
-/** Parses YAML (or JSON) with errors mapped to ranges in the file: `offset` is where `source` starts. */
+function refused(source: string, offset: number, message: string): YamlResult {
+  return {
+    doc: new Document(null),
+    value: undefined,
+    errors: [{ message, range: { start: offset, end: offset + source.length }, severity: 'error' }],
+  };
+}
+
+/**
+ * Parses YAML (or JSON) with errors mapped to ranges in the file: `offset` is where `source` starts.
+ * Texts too deep or with too many nodes to parse in bounded time are refused with an error instead.
+ */
 export function parseYaml(source: string, offset: number): YamlResult {
   const tooDeep = nestingError(source, offset, 'YAML');
   if (tooDeep) return { doc: new Document(null), value: undefined, errors: [tooDeep] };
+  const { depth, items } = yamlShape(source);
+  if (depth > MAX_BLOCK_NESTING)
+    return refused(source, offset, `YAML: block nesting deeper than ${MAX_BLOCK_NESTING} levels; not parsed`);
+  if (items > MAX_YAML_ITEMS)
+    return refused(
+      source,
+      offset,
+      `YAML: about ${items.toLocaleString('en-US')} nodes (lines and commas), over the ${MAX_YAML_ITEMS.toLocaleString('en-US')} that are parsed; not parsed`,
+    );
+  // The parser's own duplicate-key check compares each key with every earlier one (80,000 keys
+  // took minutes); duplicateKeyErrors does the same check with a Set.
   const doc = parseDocument(source, {
     prettyErrors: false,
-    uniqueKeys: true,
+    uniqueKeys: false,
     keepSourceTokens: false,
     logLevel: 'error',
   });
@@ -58,6 +140,7 @@ export function parseYaml(source: string, offset: number): YamlResult {
     },
     severity: 'error',
   }));
+  if (errors.length === 0) errors.push(...duplicateKeyErrors(doc, offset));
   let value: unknown = undefined;
   if (errors.length === 0) {
     try {
@@ -71,6 +154,39 @@ export function parseYaml(source: string, offset: number): YamlResult {
     }
   }
   return { doc, value, errors };
+}
+
+/**
+ * `Map keys must be unique` at each repeated scalar key, as the parser's `uniqueKeys` reports it,
+ * in linear time: a walk with an explicit stack (no recursion) and one Set per map.
+ */
+function duplicateKeyErrors(doc: Document, offset: number): ParseError[] {
+  const errors: ParseError[] = [];
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Set<unknown>();
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        const key = pair.key as Node | null;
+        if (isScalar(key)) {
+          // The parser compares values with ===, so NaN never repeats.
+          if (seen.has(key.value) && !Number.isNaN(key.value)) {
+            const at = offset + (key.range?.[0] ?? 0);
+            errors.push({
+              message: 'YAML: Map keys must be unique',
+              range: { start: at, end: at + 1 },
+              severity: 'error',
+            });
+          }
+          seen.add(key.value);
+        } else stack.push(key);
+        stack.push(pair.value);
+      }
+    } else if (isSeq(node)) for (const item of node.items) stack.push(item);
+  }
+  return errors.sort((a, b) => a.range.start - b.range.start);
 }
 
 /** The source range of the node at `path` in a parsed document, shifted by `offset`; undefined when absent. */
