@@ -32,7 +32,8 @@ export function terminalSafe(text: string): string {
 /** A bad invocation: printed as one line, exit code 2, never a stack trace. */
 export class UsageError extends Error {}
 
-export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
+/** `partial`: a benchmark stopped by its time limit, Ctrl-C or SIGTERM (never a pass). */
+export const EXIT = { ok: 0, findings: 1, usage: 2, partial: 3 } as const;
 
 /** Never read: a file this large as a string would not fit in 2 GB with its parse. */
 export const READ_LIMIT_BYTES = 256 * 1024 * 1024;

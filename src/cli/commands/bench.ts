@@ -107,8 +107,10 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
 
   const tokenizer = getTokenizer(DEFAULT_TOKENIZER);
   const stop = new AbortController();
+  // Ctrl-C and a SIGTERM (a CI job's timeout, `kill`) both stop the run and print what it measured.
   const onInterrupt = () => stop.abort();
   process.once('SIGINT', onInterrupt);
+  process.once('SIGTERM', onInterrupt);
   let predicted: { ttftMs: number; tpotMs: number } | undefined;
   if (endpoint.target) {
     const p = predictEndpoint(
@@ -141,12 +143,13 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
     });
   } finally {
     process.removeListener('SIGINT', onInterrupt);
+    process.removeListener('SIGTERM', onInterrupt);
   }
   const counter = endpointRequestCounter(result.endpoint);
   const usage = counter && usageCheck(result, prompt.messages, counter);
   if (usage) result = { ...result, usage };
 
-  const verdict = slo ? sloVerdict(result.modes, slo.minShare) : undefined;
+  const verdict = slo ? sloVerdict(result, slo.minShare) : undefined;
   io.out(
     values.json
       ? `${JSON.stringify(verdict ? { ...result, verdict } : result, null, 2)}\n`
@@ -154,6 +157,8 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
   );
   const levels = result.modes.flatMap((m) => m.levels);
   const allFailed = levels.every((l) => l.summary.succeeded === 0);
+  // A partial run has its own code, whatever it measured: a gate must never take it for a pass.
+  if (result.partial) return EXIT.partial;
   return allFailed || (verdict && !verdict.pass) ? EXIT.findings : EXIT.ok;
 }
 

@@ -1,4 +1,4 @@
-import { httpError, networkErrorMessage, redact, retryAfterMs, endpointMessage } from './errors';
+import { endpointMessage, endpointText, httpError, networkErrorMessage, redact, retryAfterMs } from './errors';
 import { createFraming, type Frame } from './framing';
 import type { WireFormat } from './kinds';
 import { LineTooLongError } from './lineSplitter';
@@ -84,7 +84,7 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
     if (response.status >= 300 && response.status < 400) {
       await readBounded(response, 0);
       const location = response.header('location');
-      const where = location ? ` to ${safeOrigin(location, request.url)}` : '';
+      const where = location ? ` to ${endpointText(safeOrigin(location, request.url), secrets)}` : '';
       return fail({
         class: 'redirect',
         status: response.status,
@@ -97,17 +97,17 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
     }
     const contentType = response.header('content-type') ?? '';
     if (!STREAM_TYPES[request.wire.framing].test(contentType)) {
-      const said = endpointMessage(await readBounded(response));
-      const type = contentType.split(';')[0] || 'no content type';
+      const said = endpointText(endpointMessage(await readBounded(response)), secrets);
+      const type = endpointText(contentType.split(';')[0] ?? '', secrets, 100) || 'no content type';
       return fail({
         class: 'not-event-stream',
         status: response.status,
-        message: redact(`expected a streaming response but got ${type}${said ? `: ${said}` : ''}`, secrets),
+        message: `expected a streaming response but got ${type}${said ? `: ${said}` : ''}`,
       });
     }
 
     const framing = createFraming(request.wire.framing);
-    const state = new StreamState(request.wire, record);
+    const state = new StreamState(request.wire, record, secrets);
     const chunks = response.body[Symbol.asyncIterator]();
     try {
       for (;;) {
@@ -134,7 +134,7 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
       if (typeof code === 'string' && code.startsWith('Z_')) {
         return fail({
           class: 'bad-stream',
-          message: `the body is not valid ${response.header('content-encoding')} data (${code})`,
+          message: `the body is not valid ${endpointText(response.header('content-encoding') ?? '', secrets, 40)} data (${code})`,
         });
       }
       return fail(
@@ -152,6 +152,9 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
     options.signal?.removeEventListener('abort', onCancel);
   }
 }
+
+/** Finish reasons are words (`stop`, `length`, `end_turn`); anything longer is clipped. */
+const FINISH_REASON_CHARS = 64;
 
 class StreamProblem extends Error {
   constructor(readonly problem: RequestError) {
@@ -171,6 +174,8 @@ class StreamState {
   constructor(
     private readonly wire: WireFormat,
     private readonly record: RequestRecord,
+    /** Every string the endpoint supplies is redacted whole, then clipped (endpointText). */
+    private readonly secrets: readonly string[],
   ) {}
 
   frames(frames: Frame[], at: number): void {
@@ -178,16 +183,19 @@ class StreamState {
       if (this.finished) return;
       const info = this.wire.interpret(frame);
       if (info.malformed)
-        throw new StreamProblem({ class: 'bad-stream', message: `unreadable stream event: ${info.malformed}` });
+        throw new StreamProblem({
+          class: 'bad-stream',
+          message: `unreadable stream event: ${endpointText(info.malformed, this.secrets, 160)}`,
+        });
       if (info.error !== undefined)
         throw new StreamProblem({
           class: 'stream-error',
-          message: `the endpoint reported an error inside the stream: ${info.error}`,
+          message: `the endpoint reported an error inside the stream: ${endpointText(info.error, this.secrets)}`,
         });
       if (info.text) this.content(info.text, at);
       if (info.inputTokens !== undefined) this.record.inputTokens = info.inputTokens;
       if (info.outputTokens !== undefined) this.usageOutput = info.outputTokens;
-      if (info.finish) this.finish = info.finish;
+      if (info.finish) this.finish = endpointText(info.finish, this.secrets, FINISH_REASON_CHARS);
       if (info.done) this.finished = true;
     }
   }

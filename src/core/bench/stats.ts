@@ -1,5 +1,5 @@
 // Pure statistics over measured requests: no I/O, no printing.
-import type { Distribution, ErrorClass, LevelSummary, ModeResult, RequestRecord, Slo } from './result';
+import type { BenchResult, Distribution, ErrorClass, LevelSummary, RequestRecord, Slo } from './result';
 
 export const DEFAULT_SLO: Slo = { ttftMs: 500, tpotMs: 30 };
 /** Share of a level's requests that must meet both SLOs for the level to pass (CLI --slo min=, the results view). */
@@ -97,9 +97,16 @@ export function levelPasses(summary: LevelSummary, minShare: number): boolean {
   return summary.requests > 0 && summary.sloShare >= minShare;
 }
 
-/** An --slo verdict: every measured level must pass (levelPasses). */
-export function sloVerdict(modes: readonly ModeResult[], minShare: number): SloVerdict {
-  const failures = modes.flatMap((m) =>
+/**
+ * An --slo verdict: every measured level must pass (levelPasses), and the run must be whole — a run
+ * stopped by its time limit or cancelled never passes, since the levels it did not finish (often
+ * the highest concurrency, the one most likely to fail) were never judged.
+ */
+export function sloVerdict(
+  result: Pick<BenchResult, 'modes' | 'partial' | 'partialReason'>,
+  minShare: number,
+): SloVerdict {
+  const failures = result.modes.flatMap((m) =>
     m.levels
       .filter((l) => !levelPasses(l.summary, minShare))
       .map(
@@ -107,5 +114,9 @@ export function sloVerdict(modes: readonly ModeResult[], minShare: number): SloV
           `${m.cache} ${l.label}: ${Math.round(l.summary.sloShare * 100)}% met the SLOs (needs ${Math.round(minShare * 100)}%)`,
       ),
   );
-  return { pass: failures.length === 0 && modes.some((m) => m.levels.length > 0), failures };
+  if (result.partial)
+    failures.push(
+      `the run is partial (${result.partialReason === 'time-limit' ? 'stopped by its time limit' : 'cancelled'}): levels or requests that did not run were not judged`,
+    );
+  return { pass: failures.length === 0 && result.modes.some((m) => m.levels.length > 0), failures };
 }

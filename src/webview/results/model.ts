@@ -48,9 +48,9 @@ export function headlineLevel(result: BenchResult): { mode: ModeResult; level: L
   return mode && level ? { mode, level } : undefined;
 }
 
-/** The run's verdict: every level must pass (the CLI's --slo rule, same wording). */
+/** The run's verdict: every level must pass and the run be whole (the CLI's --slo rule, same wording). */
 export function verdict(result: BenchResult): SloVerdict {
-  return sloVerdict(result.modes, DEFAULT_SLO_MIN_SHARE);
+  return sloVerdict(result, DEFAULT_SLO_MIN_SHARE);
 }
 
 /** Empirical CDF of successful TTFTs per mode/level: points (ms, fraction ≤ ms). */

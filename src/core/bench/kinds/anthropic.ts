@@ -34,7 +34,7 @@ export const anthropicMessages: WireFormat = {
   },
   interpret: (frame): ChunkInfo => {
     const { value, malformed } = readFrame(frame, eventSchema);
-    if (!value) return malformed ? { malformed } : frame.event === 'error' ? { error: frame.data.slice(0, 300) } : {};
+    if (!value) return malformed ? { malformed } : frame.event === 'error' ? { error: frame.data } : {};
     switch (value.type) {
       case 'error':
         return { error: errorText(value.error ?? value) };

@@ -52,7 +52,7 @@ function errorOf(data: string): string {
   try {
     return errorText(JSON.parse(data));
   } catch {
-    return data.slice(0, 300);
+    return data;
   }
 }
 

@@ -39,13 +39,17 @@ export function readFrame<T>(frame: Frame, schema: z.ZodType<T>): { value?: T; m
   try {
     json = JSON.parse(frame.data);
   } catch {
-    return { malformed: `not JSON: ${frame.data.slice(0, 120)}` };
+    // Whole: the client redacts secrets in it before clipping (see endpointText).
+    return { malformed: `not JSON: ${frame.data}` };
   }
   const parsed = schema.safeParse(json);
   return parsed.success ? { value: parsed.data } : {};
 }
 
-/** An error object's message, whatever shape the endpoint chose (`{message}`, `{error:{message}}`, a string). */
+/**
+ * An error object's message, whatever shape the endpoint chose (`{message}`, `{error:{message}}`, a
+ * string); whole, for the client to redact and then clip.
+ */
 export function errorText(error: unknown): string {
   if (typeof error === 'string') return error;
   if (error && typeof error === 'object') {
@@ -53,7 +57,7 @@ export function errorText(error: unknown): string {
     if (e.error !== undefined && e.error !== error) return errorText(e.error);
     const label = [e.type, e.code].filter((x) => typeof x === 'string' || typeof x === 'number').join('/');
     if (typeof e.message === 'string') return label ? `${e.message} (${label})` : e.message;
-    return JSON.stringify(error).slice(0, 300);
+    return JSON.stringify(error);
   }
   return String(error);
 }
