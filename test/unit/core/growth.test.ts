@@ -69,7 +69,7 @@ const SHAPES: Shape[] = [
   },
   {
     name: 'nested and unclosed blocks',
-    n: 6_000,
+    n: 30_000,
     unit: fc.constantFrom('context', 'documents', 'search_results', 'chunks'),
     file: (n, tag) => ({
       path: 'nested.prompt',

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import {
+  ENDPOINT_TEXT_CHARS,
   endpointMessage,
+  endpointText,
   httpError,
   networkErrorMessage,
   redact,
@@ -26,7 +28,9 @@ describe('error classification helpers', () => {
       endpointMessage('<html><head><title>502 Bad Gateway</title></head></html>'),
       'an HTML page titled "502 Bad Gateway"',
     );
-    assert.equal(endpointMessage(`plain ${'x'.repeat(400)}`).length, 301);
+    // Whole here; endpointText redacts and then clips it to one line.
+    assert.equal(endpointMessage(`plain ${'x'.repeat(400)}`).length, 406);
+    assert.equal(endpointText(endpointMessage(`plain ${'x'.repeat(400)}`), []).length, ENDPOINT_TEXT_CHARS);
   });
 
   it('redacts the key and any bearer credential, and names 403 and 503', () => {
