@@ -61,7 +61,7 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
   const record: RequestRecord = { startMs, ok: false, itlMs: [] };
   if (options.signal?.aborted) return { ...record, error: { class: 'cancelled', message: 'cancelled before sending' } };
   options.signal?.addEventListener('abort', onCancel, { once: true });
-  const timer = setTimeout(() => abort('timeout'), options.timeoutMs);
+  const timer = setTimeout(() => abort('timeout'), timerMs(options.timeoutMs));
 
   const fail = (error: RequestError): RequestRecord => ({ ...record, ok: false, error });
   const abortError = (): RequestError =>
@@ -120,7 +120,8 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
         record.ttfbMs ??= at - startMs;
         state.frames(framing.push(next.value), at);
         if (state.finished) {
-          drainInBackground(chunks, controller);
+          // Awaited: the request holds its connection (and its place in the concurrency) until then.
+          await drainBody(chunks, controller);
           break;
         }
       }
@@ -151,6 +152,22 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onCancel);
   }
+}
+
+/** setTimeout's largest delay; a longer one fires after 1 ms, so limits above it are held at it. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+export function timerMs(ms: number): number {
+  return Math.min(ms, MAX_TIMER_MS);
+}
+
+/** The most tokens a usage report may claim for one request; above it (or not a whole number) it is ignored. */
+export const MAX_USAGE_TOKENS = 100_000_000;
+
+function plausibleCount(value: number | undefined): number | undefined {
+  return value !== undefined && Number.isSafeInteger(value) && value >= 0 && value <= MAX_USAGE_TOKENS
+    ? value
+    : undefined;
 }
 
 /** Finish reasons are words (`stop`, `length`, `end_turn`); anything longer is clipped. */
@@ -193,8 +210,12 @@ class StreamState {
           message: `the endpoint reported an error inside the stream: ${endpointText(info.error, this.secrets)}`,
         });
       if (info.text) this.content(info.text, at);
-      if (info.inputTokens !== undefined) this.record.inputTokens = info.inputTokens;
-      if (info.outputTokens !== undefined) this.usageOutput = info.outputTokens;
+      // Usage the endpoint reports is taken only when it is a plausible count (1e308 made TPOT 0,
+      // which met every SLO): otherwise the input is left unknown and the output is counted.
+      const input = plausibleCount(info.inputTokens);
+      if (input !== undefined) this.record.inputTokens = input;
+      const output = plausibleCount(info.outputTokens);
+      if (output !== undefined) this.usageOutput = output;
       if (info.finish) this.finish = endpointText(info.finish, this.secrets, FINISH_REASON_CHARS);
       if (info.done) this.finished = true;
     }
@@ -240,20 +261,18 @@ const DRAIN_LIMIT_MS = 2000;
 /**
  * After [DONE] the timing is complete, but reading the body to its end (usually only the final
  * empty chunk) lets keep-alive reuse the connection, so the next request's TTFT has no TCP or TLS
- * setup in it.
+ * setup in it. The caller waits for it: a worker that started its next request meanwhile would put
+ * more requests on the server than the concurrency level says (12 at concurrency 2 were seen).
  */
-function drainInBackground(chunks: AsyncIterator<Uint8Array>, controller: AbortController): void {
+async function drainBody(chunks: AsyncIterator<Uint8Array>, controller: AbortController): Promise<void> {
   const limit = setTimeout(() => controller.abort(), DRAIN_LIMIT_MS);
-  limit.unref();
-  void (async () => {
-    try {
-      while (!(await chunks.next()).done);
-    } catch {
-      // The server dropped the connection after a complete answer: nothing to report.
-    } finally {
-      clearTimeout(limit);
-    }
-  })();
+  try {
+    while (!(await chunks.next()).done);
+  } catch {
+    // The server dropped the connection after a complete answer: nothing to report.
+  } finally {
+    clearTimeout(limit);
+  }
 }
 
 /** Reads at most `limit` characters of a body (an error page can be huge or endless), then lets go of it. */

@@ -11,8 +11,13 @@ export const endpointConfigSchema = z.object({
   name: z.string().trim().min(1, 'must be a non-empty name'),
   kind: z.enum(ENDPOINT_KINDS).default('openai-chat'),
   baseUrl: z
-    .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://127.0.0.1:8000/v1' })
-    .transform((url) => url.replace(/\/+$/, '')),
+    .url({ protocol: /^https?$/i, error: 'must be an http(s) URL such as http://127.0.0.1:8000/v1' })
+    .refine((url) => !URL.canParse(url) || (new URL(url).username === '' && new URL(url).password === ''), {
+      error:
+        'must not hold a user name or password (user:pass@host): they would be echoed into results and history; the key comes from the environment or secret storage',
+    })
+    // `HTTPS://Host/v1` → `https://host/v1`: the transport picks TLS by the scheme.
+    .transform((url) => new URL(url).href.replace(/\/+$/, '')),
   model: z.string().trim().min(1, 'must name the model the endpoint serves'),
   /** What the estimation engine should predict this endpoint as (model/hardware or provider id). */
   target: z.string().trim().min(1).optional(),

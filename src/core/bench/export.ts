@@ -54,8 +54,8 @@ export function benchResultCsv(result: BenchResult): string {
 function csvField(value: string | number | boolean | undefined): string {
   if (value === undefined) return '';
   const text = String(value);
-  // Quote fields with separators, quotes or line breaks; a leading =,+,-,@ is neutralised so a
-  // spreadsheet never evaluates an endpoint's error text as a formula.
-  const safe = /^[=+\-@]/.test(text) && typeof value === 'string' ? `'${text}` : text;
+  // Quote fields with separators, quotes or line breaks; a leading =, +, -, @, TAB or CR is
+  // neutralised (OWASP's list) so a spreadsheet never evaluates an endpoint's error text as a formula.
+  const safe = /^[=+\-@\t\r]/.test(text) && typeof value === 'string' ? `'${text}` : text;
   return /[",\r\n]/.test(safe) || safe !== text ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { ChatMessage } from '../prompt/types';
 import { nonceSource, withNonce } from './benchPrompt';
-import { measureRequest, type FetchLike, type StreamRequest } from './client';
+import { measureRequest, timerMs, type FetchLike, type StreamRequest } from './client';
 import type { EndpointConfig } from './endpoints';
 import { WIRE_FORMATS } from './kinds';
 import type { BenchResult, CacheMode, CacheSpeedup, LevelResult, ModeResult, RequestRecord, Slo } from './result';
@@ -98,7 +98,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
       ? setTimeout(() => {
           partialReason ??= 'time-limit';
           stop.abort();
-        }, options.maxDurationMs)
+        }, timerMs(options.maxDurationMs))
       : undefined;
 
   const levels: Level[] =

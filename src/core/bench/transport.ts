@@ -53,7 +53,7 @@ const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: Infinity });
  */
 export const httpTransport: Transport = (url, init) =>
   new Promise<StreamResponse>((resolve, reject) => {
-    const https = url.startsWith('https:');
+    const https = new URL(url).protocol === 'https:';
     const req = (https ? httpsRequest : httpRequest)(url, {
       method: 'POST',
       headers: { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) },
