@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
-import { countPrompt, tokenizerIdFor } from '../../../src/core/count';
+import { countPrompt } from '../../../src/core/count';
 import { linearCostModel } from '../../../src/core/findings/costModel';
 import { buildReport } from '../../../src/core/findings/report';
 import { DEFAULT_FINDING_SETTINGS } from '../../../src/core/findings/settings';
 import { parsePrompt } from '../../../src/core/prompt/parse';
+import { tokenizerFor } from '../../../src/core/tokenize/models';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
 
 /**
@@ -105,7 +106,7 @@ const costModel = linearCostModel({
 const PIPELINES: Record<string, (file: { path: string; text: string }) => unknown> = {
   count: ({ path, text }) => {
     const parsed = parsePrompt(path, text);
-    return countPrompt(parsed, getTokenizer(tokenizerIdFor(parsed)));
+    return countPrompt(parsed, getTokenizer(tokenizerFor(parsed.settings.model)));
   },
   report: (file) =>
     buildReport([file], { tokenizer: getTokenizer('o200k_base'), costModel, settings: DEFAULT_FINDING_SETTINGS }),
