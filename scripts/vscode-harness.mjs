@@ -55,7 +55,8 @@ async function runSession({ name, workspace, trusted, suites }) {
   try {
     browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    await page.goto(workbenchUrl(server.url, folder));
+    // The workbench page can take minutes to load on a loaded machine; the report deadline below bounds the run.
+    await page.goto(workbenchUrl(server.url, folder), { timeout: TIMEOUT_MS });
     const waitForReport = async (path) => {
       const deadline = Date.now() + TIMEOUT_MS;
       while (!existsSync(path)) {
