@@ -51,8 +51,9 @@ export const settingsSchema = z.object({
       warmup: z.number().int().min(0).max(100).default(1),
       cache: z.enum(['cold', 'warm', 'both']).default('both'),
       maxTokens: positiveInt.max(1_000_000).default(128),
-      timeoutMs: positiveInt.default(60_000),
-      timeLimitSeconds: positiveInt.default(600),
+      // setTimeout fires at once past 2³¹−1 ms, so these stop there (issue 16).
+      timeoutMs: positiveInt.max(2_147_483_647).default(60_000),
+      timeLimitSeconds: positiveInt.max(2_147_483).default(600),
     })
     .prefault({}),
   /** Unset limits are the profile's (see resolveProfile); `null` drops a limit. */

@@ -29,14 +29,20 @@ export class HostConsent {
     );
   }
 
-  /** true when the key may go to this endpoint's host; asks once per host and remembers. */
+  /**
+   * true when this endpoint's key may go to its host; asks once per (key, host) and remembers. Keys
+   * are stored per endpoint name, so the name is part of the decision: approving a host for one key
+   * says nothing about another (a workspace endpoint named like the user's `openai` and pointed at a
+   * host approved for a local key must not get the OpenAI key unasked).
+   */
   async mayReceiveKey(endpointName: string, baseUrl: string): Promise<boolean> {
     const host = hostOf(baseUrl);
-    const known = this.decisions()[host];
+    const decision = `${endpointName} → ${host}`;
+    const known = this.decisions()[decision];
     if (known) return known === 'allow';
     const answer = await this.ask(endpointName, host);
     if (!answer) return false; // dismissed: ask again next time
-    await this.store.update(KEY, { ...this.decisions(), [host]: answer });
+    await this.store.update(KEY, { ...this.decisions(), [decision]: answer });
     return answer === 'allow';
   }
 }

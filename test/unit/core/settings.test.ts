@@ -95,6 +95,17 @@ describe('settings: the one policy (keep valid fields, report bad ones with thei
     assert.match(problems[0]!, /^promptLens\.benchmark\.requests: .*; using the default$/);
   });
 
+  it('benchmark timers stop at 2³¹−1 ms, past which setTimeout fires at once (issue 16)', () => {
+    const { settings, problems } = parse({ 'benchmark.timeoutMs': 2 ** 31, 'benchmark.timeLimitSeconds': 2 ** 31 });
+    assert.equal(settings.benchmark.timeoutMs, 60_000);
+    assert.equal(settings.benchmark.timeLimitSeconds, 600);
+    assert.deepEqual(
+      problems.map((p) => p.split(':')[0]),
+      ['promptLens.benchmark.timeoutMs', 'promptLens.benchmark.timeLimitSeconds'],
+    );
+    assert.equal(parse({ 'benchmark.timeoutMs': 2 ** 31 - 1 }).settings.benchmark.timeoutMs, 2 ** 31 - 1);
+  });
+
   it('a bad list item is dropped and named; the rest of the list stays', () => {
     const { settings, problems } = parse({
       'findings.disabled': ['rag-budget', 'nope'],

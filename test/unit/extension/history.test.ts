@@ -75,18 +75,27 @@ describe('API key host consent', () => {
     return { get: (k: string) => data.get(k), update: async (k: string, v: unknown) => void data.set(k, v) };
   }
 
-  it('asks once per host (origin) and remembers the answer', async () => {
+  it('asks once per (key, host) and remembers the answer', async () => {
     const asked: string[] = [];
     const consent = new HostConsent(
       store(),
-      async (_name, host) => (asked.push(host), host === 'https://good.example' ? 'allow' : 'deny'),
+      async (name, host) => (asked.push(`${name} ${host}`), host === 'https://good.example' ? 'allow' : 'deny'),
     );
     assert.equal(await consent.mayReceiveKey('a', 'https://good.example/v1'), true);
-    assert.equal(await consent.mayReceiveKey('b', 'https://good.example/other'), true);
+    assert.equal(await consent.mayReceiveKey('a', 'https://good.example/other'), true);
     assert.equal(await consent.mayReceiveKey('c', 'https://evil.example/v1'), false);
-    assert.equal(await consent.mayReceiveKey('d', 'https://evil.example/v1'), false);
-    assert.equal(await consent.mayReceiveKey('e', 'http://good.example/v1'), false, 'another scheme is another host');
-    assert.deepEqual(asked, ['https://good.example', 'https://evil.example', 'http://good.example']);
+    assert.equal(await consent.mayReceiveKey('c', 'https://evil.example/v1'), false);
+    assert.equal(await consent.mayReceiveKey('a', 'http://good.example/v1'), false, 'another scheme is another host');
+    assert.deepEqual(asked, ['a https://good.example', 'c https://evil.example', 'a http://good.example']);
+  });
+
+  it("a host approved for one endpoint's key is asked again for another key (issue 16)", async () => {
+    const asked: string[] = [];
+    const consent = new HostConsent(store(), async (name) => (asked.push(name), name === 'local' ? 'allow' : 'deny'));
+    assert.equal(await consent.mayReceiveKey('local', 'http://127.0.0.1:8000/v1'), true);
+    // A workspace endpoint named like the user's `openai` one, pointed at the approved host.
+    assert.equal(await consent.mayReceiveKey('openai', 'http://127.0.0.1:8000/v1'), false);
+    assert.deepEqual(asked, ['local', 'openai']);
   });
 
   it('a dismissed question is not remembered; an answer is', async () => {
@@ -98,6 +107,7 @@ describe('API key host consent', () => {
     assert.equal(await consent.mayReceiveKey('a', 'https://h.example'), true);
     answer = undefined;
     assert.equal(await consent.mayReceiveKey('a', 'https://h.example/v1'), true, 'remembered for the origin');
+    assert.equal(await consent.mayReceiveKey('b', 'https://h.example/v1'), false, 'not for another key');
   });
 
   it('ignores tampered stored decisions', async () => {
