@@ -10,9 +10,10 @@ export interface CliIo {
   fileSize(path: string): Promise<number>;
   /**
    * Every file under `dir`, recursively, as paths relative to it with forward slashes; directories
-   * named node_modules or .git are not entered and symbolic links are not followed.
+   * named node_modules or .git are not entered and symbolic links are not followed. A sub-directory
+   * that cannot be read is passed to `onUnreadable` (relative) and skipped; an unreadable `dir` rejects.
    */
-  listFiles(dir: string): Promise<string[]>;
+  listFiles(dir: string, onUnreadable: (relativeDir: string) => void): Promise<string[]>;
   /** Writes a whole file (atomically: a reader never sees half of it). */
   writeFile(path: string, text: string): Promise<void>;
   env: Record<string, string | undefined>;

@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import { readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { benchCommand, BENCH_USAGE } from './commands/bench';
@@ -100,12 +101,26 @@ async function writeAtomically(path: string, text: string): Promise<void> {
 
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git']);
 
-async function listFiles(dir: string, prefix = ''): Promise<string[]> {
+/** CliIo.listFiles; `read` is injectable for tests (root reads every directory, whatever its mode). */
+export async function listFiles(
+  dir: string,
+  onUnreadable: (relativeDir: string) => void,
+  read: (path: string) => Promise<Dirent[]> = (path) => readdir(path, { withFileTypes: true }),
+  prefix = '',
+): Promise<string[]> {
+  let entries: Dirent[];
+  try {
+    entries = await read(join(dir, prefix));
+  } catch (error) {
+    if (prefix === '') throw error;
+    onUnreadable(prefix);
+    return [];
+  }
   const found: string[] = [];
-  for (const entry of await readdir(join(dir, prefix), { withFileTypes: true })) {
+  for (const entry of entries) {
     const relative = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
     if (entry.isDirectory()) {
-      if (!SKIPPED_DIRECTORIES.has(entry.name)) found.push(...(await listFiles(dir, relative)));
+      if (!SKIPPED_DIRECTORIES.has(entry.name)) found.push(...(await listFiles(dir, onUnreadable, read, relative)));
     } else if (entry.isFile()) {
       found.push(relative);
     }

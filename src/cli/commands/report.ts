@@ -6,9 +6,9 @@ import { parseFindingSettings } from '../../core/findings/settings';
 import { DEFAULT_TARGET_IDS, parseTargetId, resolveTarget, retiredMessage } from '../../core/estimate';
 import { findingTarget } from '../../core/findings/targets';
 import { loadCliTables } from '../tables';
-import { intFlag, numberFlag, optionalFlag } from './flags';
+import { flag, intFlag, numberFlag, optionalFlag } from './flags';
 import { FINDING_CODES } from '../../core/findings/types';
-import { DEFAULT_INCLUDE_GLOBS, promptFileMatcher } from '../../core/promptFiles';
+import { DEFAULT_INCLUDE_GLOBS, includeGlobSchema, promptFileMatcher } from '../../core/promptFiles';
 import { getTokenizer } from '../../core/tokenize/registry';
 import { EXIT, UsageError, type CliIo } from '../io';
 import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, oversizedMessage } from '../promptInput';
@@ -60,16 +60,21 @@ export async function reportCommand(args: string[], io: CliIo): Promise<number> 
   if (problems.length > 0) throw new UsageError(problems.join('; '));
 
   const root = resolve(io.cwd, positionals[0] ?? '.');
+  const isPrompt = promptFileMatcher(
+    (values.include ?? DEFAULT_INCLUDE_GLOBS).map((glob) => flag('include', glob, includeGlobSchema)),
+  );
   let paths: string[];
+  let unreadable = false;
   try {
-    paths = await io.listFiles(root);
+    paths = await io.listFiles(root, (dir) => {
+      unreadable = true;
+      io.err(`prompt-lens: cannot read directory ${dir}; skipped\n`);
+    });
   } catch {
     throw new UsageError(`cannot list ${positionals[0] ?? '.'}: not a readable directory`);
   }
   const maxBytes = maxFileBytesFlag(values['max-file-bytes']);
-  const isPrompt = promptFileMatcher(values.include ?? DEFAULT_INCLUDE_GLOBS);
   const inputs: Array<{ path: string; text: string }> = [];
-  let unreadable = false;
   for (const path of paths.filter(isPrompt).sort()) {
     try {
       const bytes = await io.fileSize(join(root, path));

@@ -41,15 +41,17 @@ export function keepValid<S extends z.ZodType>(schema: S, input: unknown, prefix
     candidate = {};
     problems.push({ path: prefix || 'settings', message: 'not plain JSON data', dropped: 'all' });
   }
+  // Original indices of the items dropped from each list, so that later problems name the user's index.
+  const removed = new Map<unknown[], number[]>();
   // Each round drops one bad field or item; the bound only guards against a schema that never settles.
   for (let round = 0; round < 256; round++) {
     const result = schema.safeParse(candidate);
     if (result.success) return { value: result.data, problems };
     const issue = result.error.issues[0]!;
     const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
-    const dropped = drop(candidate, path);
+    const dropped = drop(candidate, path, removed);
     problems.push({
-      path: `${prefix}${formatPath(path)}` || 'settings',
+      path: `${prefix}${formatPath(dropped ? [...dropped, ...path.slice(dropped.length)] : path)}` || 'settings',
       message: issue.message,
       dropped: dropped === null ? 'all' : typeof dropped[dropped.length - 1] === 'number' ? 'item' : 'field',
     });
@@ -58,8 +60,15 @@ export function keepValid<S extends z.ZodType>(schema: S, input: unknown, prefix
   return { value: schema.parse({}), problems };
 }
 
-/** Removes the list item or field an issue points at (the outermost list item on the path); its path, or null. */
-function drop(root: unknown, path: Array<string | number>): Array<string | number> | null {
+/**
+ * Removes the list item or field an issue points at (the outermost list item on the path); its path as the user
+ * wrote it (the item's index before earlier rounds removed items), or null.
+ */
+function drop(
+  root: unknown,
+  path: Array<string | number>,
+  removed: Map<unknown[], number[]>,
+): Array<string | number> | null {
   const firstIndex = path.findIndex((p) => typeof p === 'number');
   const target = firstIndex === -1 ? path : path.slice(0, firstIndex + 1);
   if (target.length === 0) return null;
@@ -71,7 +80,14 @@ function drop(root: unknown, path: Array<string | number>): Array<string | numbe
   const last = target[target.length - 1]!;
   if (Array.isArray(node) && typeof last === 'number' && last < node.length) {
     node.splice(last, 1);
-    return target;
+    const gone = removed.get(node) ?? [];
+    let original = last;
+    for (const index of gone) if (index <= original) original++;
+    removed.set(
+      node,
+      [...gone, original].sort((a, b) => a - b),
+    );
+    return [...target.slice(0, -1), original];
   }
   if (typeof node === 'object' && node !== null && typeof last === 'string' && last in node) {
     delete (node as Record<string, unknown>)[last];

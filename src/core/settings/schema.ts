@@ -5,6 +5,7 @@ import { cacheTtlSchema } from '../estimate';
 import { DEFAULT_TARGET_IDS } from '../estimate/targets';
 import { findingSettingsSchema } from '../findings/settings';
 import { DEFAULT_INCLUDE_GLOBS } from '../prompt/formats';
+import { includeGlobSchema } from '../promptFiles';
 import { regexSource } from './fields';
 import { keepValid, type SettingProblem } from './keepValid';
 
@@ -20,7 +21,7 @@ const enabled = z.object({ enabled: z.boolean().default(true) }).prefault({});
 const tableRows = z.array(z.record(z.string(), z.unknown())).default([]);
 
 export const settingsSchema = z.object({
-  include: z.array(z.string().min(1)).default([...DEFAULT_INCLUDE_GLOBS]),
+  include: z.array(includeGlobSchema).default([...DEFAULT_INCLUDE_GLOBS]),
   /** Target ids, primary first (validated against the tables where they are used). */
   targets: z
     .array(z.string().min(1))
@@ -68,9 +69,21 @@ export type Settings = z.output<typeof settingsSchema>;
 
 /**
  * Settings a hostile repository could abuse (point a benchmark and its key at its own server, load its own
- * tables): in an untrusted workspace only their user-level values count.
+ * tables, stall the extension host with globs, regular expressions or sizes): in an untrusted workspace only their
+ * user-level values count. package.json's `restrictedConfigurations` lists the same keys (a test checks).
  */
-export const RESTRICTED_SETTINGS = ['endpoints', 'models', 'hardware', 'providers', 'tableFile'] as const;
+export const RESTRICTED_SETTINGS = [
+  'endpoints',
+  'models',
+  'hardware',
+  'providers',
+  'tableFile',
+  'include',
+  'variablePatterns',
+  'maxFileBytes',
+  'rag.pattern',
+  'rag.slotPattern',
+] as const;
 
 /** List settings whose user, workspace and folder values add up instead of overriding each other. */
 export const MERGED_SETTINGS = ['endpoints', 'models', 'hardware', 'providers'] as const;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../../../src/cli/main';
+import type { Dirent } from 'node:fs';
+import { listFiles, runCli } from '../../../src/cli/main';
 import type { PromptReport } from '../../../src/core/findings/report';
 import { memoryIo } from '../helpers/memoryIo';
 
@@ -98,11 +99,49 @@ describe('prompt-lens report', () => {
       ['/missing'],
       ['/ws', '/other'],
       ['/ws', '--rag-max-share', '2'],
+      ['/ws', '--include', '**/*e*e*e*.prompt'],
     ]) {
       const { code, io } = await report(args);
       assert.equal(code, 2, args.join(' '));
       assert.equal(io.stderr.split('\n').length, 2, io.stderr);
       assert.match(io.stderr, /^prompt-lens report: /);
     }
+  });
+
+  it('a sub-directory it cannot read is named and skipped; the rest is reported and the exit is 2 (issue 16)', async () => {
+    const io = memoryIo(workspace());
+    const listFiles = io.listFiles.bind(io);
+    io.listFiles = async (dir, onUnreadable) => {
+      onUnreadable('private');
+      return listFiles(dir, onUnreadable);
+    };
+    const code = await runCli(['report', '/ws', '--json'], io);
+    assert.equal(code, 2);
+    assert.equal(io.stderr, 'prompt-lens: cannot read directory private; skipped\n');
+    assert.ok((JSON.parse(io.stdout) as PromptReport).files.length > 5);
+  });
+
+  it('the file lister skips an unreadable sub-directory and rejects an unreadable root', async () => {
+    const tree: Record<string, Array<[string, boolean]>> = {
+      '/r': [
+        ['a.prompt', false],
+        ['locked', true],
+        ['open', true],
+      ],
+      '/r/open': [['b.prompt', false]],
+    };
+    const entry = ([name, dir]: [string, boolean]) => ({ name, isDirectory: () => dir, isFile: () => !dir }) as Dirent;
+    const read = async (path: string) => {
+      const entries = tree[path];
+      if (!entries) throw Object.assign(new Error(`EACCES: ${path}`), { code: 'EACCES' });
+      return entries.map(entry);
+    };
+    const skipped: string[] = [];
+    assert.deepEqual(await listFiles('/r', (d) => skipped.push(d), read), ['a.prompt', 'open/b.prompt']);
+    assert.deepEqual(skipped, ['locked']);
+    await assert.rejects(
+      listFiles('/nope', () => assert.fail('the root is not skipped'), read),
+      /EACCES/,
+    );
   });
 });

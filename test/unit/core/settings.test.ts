@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { describeProblem, keepValid } from '../../../src/core/settings/keepValid';
-import { parseSettings, settingKeys, settingSchema } from '../../../src/core/settings/schema';
+import { RESTRICTED_SETTINGS, parseSettings, settingKeys, settingSchema } from '../../../src/core/settings/schema';
 
 type Json = Record<string, unknown>;
 const SAFE = Number.MAX_SAFE_INTEGER;
@@ -45,10 +45,19 @@ function contract(schema: Json): Json {
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as {
   contributes: { configuration: { properties: Record<string, Json> } };
+  capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
 };
 const contributed = manifest.contributes.configuration.properties;
 
 describe('settings: one schema for every promptLens.* key', () => {
+  it("package.json's restrictedConfigurations are the restricted settings, and each is a real key (issue 16)", () => {
+    const restricted = RESTRICTED_SETTINGS.map((k) => `promptLens.${k}`);
+    assert.deepEqual([...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(), restricted.sort());
+    for (const key of restricted) assert.ok(key in contributed, `${key} is contributed`);
+    for (const key of ['include', 'variablePatterns', 'maxFileBytes', 'rag.pattern', 'rag.slotPattern'])
+      assert.ok((RESTRICTED_SETTINGS as readonly string[]).includes(key), `${key} is restricted`);
+  });
+
   it('package.json contributes exactly the keys the schema has', () => {
     assert.deepEqual(
       Object.keys(contributed).sort(),
@@ -104,6 +113,17 @@ describe('settings: the one policy (keep valid fields, report bad ones with thei
       ['promptLens.benchmark.timeoutMs', 'promptLens.benchmark.timeLimitSeconds'],
     );
     assert.equal(parse({ 'benchmark.timeoutMs': 2 ** 31 - 1 }).settings.benchmark.timeoutMs, 2 ** 31 - 1);
+  });
+
+  it('include globs that would make matching blow up are dropped and named (issue 16)', () => {
+    const { settings, problems } = parse({
+      include: ['**/*e*e*e*.prompt', '**/prompts/*.txt', '**/{*e,*ee}.md', '**/a/**/b/**/*.md', '**/!(x).md'],
+    });
+    assert.deepEqual(settings.include, ['**/prompts/*.txt']);
+    assert.deepEqual(
+      problems.map((p) => p.split(':')[0]),
+      ['promptLens.include[0]', 'promptLens.include[2]', 'promptLens.include[3]', 'promptLens.include[4]'],
+    );
   });
 
   it('a bad list item is dropped and named; the rest of the list stays', () => {
