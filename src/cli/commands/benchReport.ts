@@ -1,18 +1,30 @@
 import {
   formatUsageCheck,
+  shareText,
   type BenchResult,
-  type Distribution,
+  type MetricSummary,
   type SloVerdict,
   type UsageCheck,
 } from '../../core/bench';
 
-const ms = (d: Distribution | null, key: 'p50' | 'p90' | 'p99') => (d ? d[key].toFixed(d[key] < 10 ? 2 : 0) : '–');
+const ms = (d: MetricSummary | null, key: 'p50' | 'p90' | 'p99') => {
+  const v = d?.[key];
+  return v === undefined ? '–' : v.toFixed(v < 10 ? 2 : 0);
+};
 const rate = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
 
 /** The readable summary `prompt-lens bench` prints: one row per cache mode and level. */
 export function formatBenchReport(result: BenchResult, verdict?: SloVerdict): string {
   const e = result.endpoint;
   const lines = [`Benchmark of ${e.name} (${e.kind}, model ${e.model}) at ${e.baseUrl}`, ''];
+  const source = result.source;
+  if (source)
+    lines.splice(
+      1,
+      0,
+      `Imported from ${source.tool}${source.version ? ` ${source.version}` : ''} (${source.file}); percentiles: ${source.percentiles}`,
+      ...source.notes.map((n) => `  note: ${n}`),
+    );
   const header = [
     'cache',
     'level',
@@ -47,15 +59,15 @@ export function formatBenchReport(result: BenchResult, verdict?: SloVerdict): st
         ms(s.e2eMs, 'p50'),
         rate(s.aggregateOutputTokensPerSecond),
         rate(s.requestsPerSecond),
-        rate(s.goodput),
-        `${Math.round(s.sloShare * 100)}%`,
+        s.goodput === null ? '–' : rate(s.goodput),
+        shareText(s.sloShare),
       ];
     }),
   );
   lines.push(...table([header, ...rows]));
   lines.push(
     '',
-    `Times in ms; percentiles by linear interpolation; tok/s, req/s and goodput (req/s meeting TTFT ≤ ${result.slo.ttftMs} ms and TPOT ≤ ${result.slo.tpotMs} ms) per level.`,
+    `Times in ms; percentiles ${source ? 'as noted above' : 'by linear interpolation'}; tok/s, req/s and goodput (req/s meeting TTFT ≤ ${result.slo.ttftMs} ms and TPOT ≤ ${result.slo.tpotMs} ms) per level.`,
   );
 
   const errors = result.modes.flatMap((m) =>

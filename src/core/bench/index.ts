@@ -21,6 +21,7 @@ export {
   DEFAULT_SLO_MIN_SHARE,
   distribution,
   percentile,
+  shareText,
   sloVerdict,
   summarizeLevel,
   type SloVerdict,

@@ -47,15 +47,30 @@ export interface RequestRecord {
   error?: RequestError;
 }
 
-/** Summary of one metric's samples. Percentiles use linear interpolation (numpy's default). */
-export interface Distribution {
-  count: number;
+/**
+ * A metric's summary as a level holds it. This client's own runs fill every field (a Distribution);
+ * a result imported from another tool's report without per-request data has only what that report
+ * gave (vLLM saves mean, median, std and the percentiles it was asked for; Artillery no stdev).
+ */
+export interface MetricSummary {
+  count?: number;
   mean: number;
+  stdev?: number;
+  min?: number;
+  max?: number;
+  p50: number;
+  p90?: number;
+  p95?: number;
+  p99?: number;
+}
+
+/** Summary of one metric's samples. Percentiles use linear interpolation (numpy's default). */
+export interface Distribution extends MetricSummary {
+  count: number;
   /** Population standard deviation (numpy's default, ddof = 0). */
   stdev: number;
   min: number;
   max: number;
-  p50: number;
   p90: number;
   p95: number;
   p99: number;
@@ -74,21 +89,24 @@ export interface LevelSummary {
   errorsByClass: Partial<Record<ErrorClass, number>>;
   /** One example message per error class, to show the user what went wrong. */
   errorExamples: Partial<Record<ErrorClass, string>>;
-  ttfbMs: Distribution | null;
-  ttftMs: Distribution | null;
-  tpotMs: Distribution | null;
-  itlMs: Distribution | null;
-  e2eMs: Distribution | null;
+  ttfbMs: MetricSummary | null;
+  ttftMs: MetricSummary | null;
+  tpotMs: MetricSummary | null;
+  itlMs: MetricSummary | null;
+  e2eMs: MetricSummary | null;
   /** Per request: outputTokens / e2e seconds. */
-  outputTokensPerSecond: Distribution | null;
+  outputTokensPerSecond: MetricSummary | null;
   /** All output tokens of successful requests / level duration. */
   aggregateOutputTokensPerSecond: number;
   /** Successful requests / level duration. */
   requestsPerSecond: number;
-  /** Requests meeting both SLOs / level duration. */
-  goodput: number;
-  /** Share (0–1) of counted requests that succeeded and met both SLOs. */
-  sloShare: number;
+  /** Requests meeting both SLOs / level duration; null when an imported report cannot tell. */
+  goodput: number | null;
+  /**
+   * Share (0–1) of counted requests that succeeded and met both SLOs; null when an imported report
+   * has neither per-request data nor a goodput measured against these SLOs.
+   */
+  sloShare: number | null;
 }
 
 export interface LevelResult {
@@ -102,6 +120,11 @@ export interface LevelResult {
   summary: LevelSummary;
   /** Percent error of the prediction against the measured median, when a prediction was given. */
   predictionErrorPct?: { ttft?: number; tpot?: number };
+  /**
+   * How an imported level's summary was made: `requests` = recomputed here from the report's
+   * per-request data (this client's statistics), `aggregate` = the tool's own summary figures.
+   */
+  summaryFrom?: 'requests' | 'aggregate';
 }
 
 export type CacheMode = 'cold' | 'warm';
@@ -165,4 +188,22 @@ export interface BenchResult {
   prediction?: { ttftMs?: number; tpotMs?: number };
   /** The endpoint's billed prompt tokens against the local count of each request sent (see usageCheck.ts). */
   usage?: UsageCheck;
+  /** Absent for this client's own runs; set when the result was imported from another tool's report. */
+  source?: ResultSource;
+}
+
+export const RESULT_TOOLS = ['artillery', 'vllm', 'guidellm', 'aiperf'] as const;
+export type ResultTool = (typeof RESULT_TOOLS)[number];
+
+/** Where an imported result came from and what its figures mean (see docs/interop.md). */
+export interface ResultSource {
+  tool: ResultTool;
+  /** The report's file name (no directory: the path can hold a user name). */
+  file: string;
+  /** The tool's version when the report states it. */
+  version?: string;
+  /** How its percentiles were computed, in words (e.g. "Artillery's DDSketch, ±1% relative"). */
+  percentiles: string;
+  /** Where the tool's definitions differ from this client's, and what the report lacked. */
+  notes: string[];
 }

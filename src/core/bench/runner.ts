@@ -5,7 +5,7 @@ import { measureRequest, timerMs, type FetchLike, type StreamRequest } from './c
 import type { EndpointConfig } from './endpoints';
 import { WIRE_FORMATS } from './kinds';
 import type { BenchResult, CacheMode, CacheSpeedup, LevelResult, ModeResult, RequestRecord, Slo } from './result';
-import { DEFAULT_SLO, percentError, summarizeLevel } from './stats';
+import { DEFAULT_SLO, levelPredictionError, summarizeLevel } from './stats';
 
 export const DEFAULT_CONCURRENCY = [1, 4, 16];
 
@@ -204,18 +204,9 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     records.sort((a, b) => a.startMs - b.startMs);
     const summary = summarizeLevel(records, durationMs, slo);
     const result: LevelResult = { ...levelShape(level), durationMs, warmupErrors, requests: records, summary };
-    const error = predictionError(summary);
+    const error = options.predicted ? levelPredictionError(options.predicted, summary) : undefined;
     if (error) result.predictionErrorPct = error;
     return result;
-  }
-
-  function predictionError(summary: LevelResult['summary']): LevelResult['predictionErrorPct'] {
-    const p = options.predicted;
-    if (!p) return undefined;
-    const out: NonNullable<LevelResult['predictionErrorPct']> = {};
-    if (p.ttftMs !== undefined && summary.ttftMs) out.ttft = percentError(p.ttftMs, summary.ttftMs.p50);
-    if (p.tpotMs !== undefined && summary.tpotMs) out.tpot = percentError(p.tpotMs, summary.tpotMs.p50);
-    return Object.keys(out).length ? out : undefined;
   }
 
   /** The result as measured so far (every level finished up to now). */

@@ -86,15 +86,34 @@ export function percentError(predicted: number, measured: number): number {
   return ((predicted - measured) / measured) * 100;
 }
 
+/** Percent error of a prediction against a level's measured medians (absent when nothing compares). */
+export function levelPredictionError(
+  predicted: { ttftMs?: number; tpotMs?: number },
+  summary: Pick<LevelSummary, 'ttftMs' | 'tpotMs'>,
+): { ttft?: number; tpot?: number } | undefined {
+  const out: { ttft?: number; tpot?: number } = {};
+  if (predicted.ttftMs !== undefined && summary.ttftMs) out.ttft = percentError(predicted.ttftMs, summary.ttftMs.p50);
+  if (predicted.tpotMs !== undefined && summary.tpotMs) out.tpot = percentError(predicted.tpotMs, summary.tpotMs.p50);
+  return Object.keys(out).length ? out : undefined;
+}
+
 export interface SloVerdict {
   pass: boolean;
   /** One line per level that missed, e.g. `cold c=16: 72% met the SLOs (needs 90%)`. */
   failures: string[];
 }
 
-/** A level passes when at least `minShare` (0–1) of its requests met both SLOs (and it has requests). */
+/**
+ * A level passes when at least `minShare` (0–1) of its requests met both SLOs (and it has requests);
+ * an imported level whose share is unknown does not pass.
+ */
 export function levelPasses(summary: LevelSummary, minShare: number): boolean {
-  return summary.requests > 0 && summary.sloShare >= minShare;
+  return summary.requests > 0 && summary.sloShare !== null && summary.sloShare >= minShare;
+}
+
+/** "72%", or "unknown" for an imported level without per-request data. */
+export function shareText(share: number | null): string {
+  return share === null ? 'unknown' : `${Math.round(share * 100)}%`;
 }
 
 /**
@@ -109,9 +128,10 @@ export function sloVerdict(
   const failures = result.modes.flatMap((m) =>
     m.levels
       .filter((l) => !levelPasses(l.summary, minShare))
-      .map(
-        (l) =>
-          `${m.cache} ${l.label}: ${Math.round(l.summary.sloShare * 100)}% met the SLOs (needs ${Math.round(minShare * 100)}%)`,
+      .map((l) =>
+        l.summary.sloShare === null
+          ? `${m.cache} ${l.label}: the share that met the SLOs is unknown (the report has no per-request data)`
+          : `${m.cache} ${l.label}: ${shareText(l.summary.sloShare)} met the SLOs (needs ${Math.round(minShare * 100)}%)`,
       ),
   );
   if (result.partial)

@@ -8,7 +8,7 @@ import { h, replaceChildren, themeColor } from '../common/dom';
 import type { ResultsViewState } from './state';
 import { alignCdfs, headlineLevel, itlByPosition, kneeSeries, levelRows, ms, pct, ttftCdf, verdict } from './model';
 import type { BenchResult } from '../../core/bench/result';
-import { DEFAULT_SLO_MIN_SHARE, percentError } from '../../core/bench/stats';
+import { DEFAULT_SLO_MIN_SHARE, percentError, shareText } from '../../core/bench/stats';
 
 const app = document.getElementById('app') as HTMLElement;
 const charts: uPlot[] = [];
@@ -125,8 +125,8 @@ function summary(state: ResultsViewState & { result: BenchResult }, pass: boolea
     ),
     card(
       'Goodput',
-      s ? `${s.goodput.toFixed(2)} req/s` : '–',
-      s ? `${Math.round(s.sloShare * 100)}% of requests met both SLOs (${head?.level.label})` : '',
+      s && s.goodput !== null ? `${s.goodput.toFixed(2)} req/s` : '–',
+      s ? `${shareText(s.sloShare)} of requests met both SLOs (${head?.level.label})` : '',
       undefined,
       'goodput',
     ),
@@ -265,7 +265,7 @@ function levelTable(result: BenchResult): HTMLElement {
           h('td', { class: 'num' }, ms(r.e2eP50)),
           h('td', { class: 'num' }, r.outputTokensPerSecond.toFixed(1)),
           h('td', { class: 'num' }, r.requestsPerSecond.toFixed(2)),
-          h('td', { class: 'num' }, r.goodput.toFixed(2)),
+          h('td', { class: 'num' }, r.goodput === null ? '–' : r.goodput.toFixed(2)),
           h('td', {}, r.meetsSlo ? '✓' : '✗'),
         ),
       ),

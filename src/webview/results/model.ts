@@ -1,5 +1,5 @@
 // Pure derivations from a benchmark result to what the results view draws (unit-tested in Node).
-import type { BenchResult, Distribution, LevelResult, ModeResult } from '../../core/bench/result';
+import type { BenchResult, LevelResult, MetricSummary, ModeResult } from '../../core/bench/result';
 import { formatMs } from '../../core/format';
 import { DEFAULT_SLO_MIN_SHARE, levelPasses, sloVerdict, type SloVerdict } from '../../core/bench/stats';
 
@@ -9,14 +9,14 @@ export interface LevelRow {
   concurrency?: number;
   requests: number;
   failed: number;
-  ttft: Distribution | null;
-  tpot: Distribution | null;
+  ttft: MetricSummary | null;
+  tpot: MetricSummary | null;
   itlP50?: number;
   e2eP50?: number;
   outputTokensPerSecond: number;
   requestsPerSecond: number;
-  goodput: number;
-  sloShare: number;
+  goodput: number | null;
+  sloShare: number | null;
   meetsSlo: boolean;
 }
 
