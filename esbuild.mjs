@@ -51,6 +51,14 @@ const builds = [
   },
   {
     ...common,
+    // Artillery's processor: the benchmark runner and client with o200k_base in one file that needs
+    // nothing beside it (`bench --export artillery` appends the run; see docs/interop.md).
+    sourcemap: false,
+    entryPoints: { 'artillery-processor': 'src/core/interop/artillery/processor.ts' },
+    outdir: 'dist',
+  },
+  {
+    ...common,
     sourcemap: false,
     minify: true,
     entryPoints: Object.fromEntries(Object.entries(vocabularies).map(([spec, name]) => [`vocab/${name}`, spec])),

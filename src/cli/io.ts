@@ -14,7 +14,7 @@ export interface CliIo {
    * that cannot be read is passed to `onUnreadable` (relative) and skipped; an unreadable `dir` rejects.
    */
   listFiles(dir: string, onUnreadable: (relativeDir: string) => void): Promise<string[]>;
-  /** Writes a whole file (atomically: a reader never sees half of it). */
+  /** Writes a whole file (atomically: a reader never sees half of it), creating its folder. */
   writeFile(path: string, text: string): Promise<void>;
   env: Record<string, string | undefined>;
   cwd: string;

@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { benchCommand, BENCH_USAGE } from './commands/bench';
 import { calibrateCommand, CALIBRATE_USAGE } from './commands/calibrate';
@@ -7,6 +7,7 @@ import { compareCommand, COMPARE_USAGE } from './commands/compare';
 import { countCommand, COUNT_USAGE } from './commands/count';
 import { tokenizersCommand, TOKENIZERS_USAGE } from './commands/tokenizers';
 import { estimateCommand, ESTIMATE_USAGE } from './commands/estimate';
+import { importCommand, IMPORT_USAGE } from './commands/import';
 import { reportCommand, REPORT_USAGE } from './commands/report';
 import { serveSimCommand, SERVE_SIM_USAGE } from './commands/serveSim';
 import { targetsCommand, TARGETS_USAGE } from './commands/targets';
@@ -23,6 +24,7 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   report: { run: reportCommand, usage: REPORT_USAGE },
   bench: { run: benchCommand, usage: BENCH_USAGE },
   calibrate: { run: calibrateCommand, usage: CALIBRATE_USAGE },
+  import: { run: importCommand, usage: IMPORT_USAGE },
   'serve-sim': { run: serveSimCommand, usage: SERVE_SIM_USAGE },
 };
 
@@ -87,8 +89,12 @@ export function processIo(): CliIo {
   };
 }
 
-/** Temp file beside the target, then rename: an interrupted write leaves the old file or none, never half. */
+/**
+ * Temp file beside the target, then rename: an interrupted write leaves the old file or none, never
+ * half. The folder is created (an export names a new one).
+ */
 async function writeAtomically(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   try {
     await writeFile(temp, text, 'utf8');

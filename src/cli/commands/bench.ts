@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import {
@@ -16,16 +17,18 @@ import {
 } from '../../core/bench';
 import { parsePrompt } from '../../core/prompt/parse';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
-import { resolveApiKey, resolveEndpoint, ENDPOINT_OPTIONS } from '../endpointFlags';
+import { DEFAULT_KEY_ENV, resolveApiKey, resolveEndpoint, ENDPOINT_OPTIONS } from '../endpointFlags';
 import { EXIT, UsageError, type CliIo } from '../io';
 import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, readWholePrompt } from '../promptInput';
 import { loadCliTables } from '../tables';
+import { withRunId } from '../../core/interop/run';
+import { EXPORT_KINDS, writeExport } from './benchExport';
 import { formatBenchReport } from './benchReport';
 import { flag, intFlag, numberFlag, optionalFlag } from './flags';
 
 export const BENCH_USAGE =
   'prompt-lens bench FILE (--endpoint NAME --endpoints FILE | --base-url URL --model M [--kind K]) [--concurrency 1,4,16 | --rate R] ' +
-  '[--requests N] [--warmup N] [--cache cold|warm|both] [--max-tokens M] [--timeout-ms T] [--time-limit-s S] [--slo ttft=500,tpot=30[,min=90]] [--target ID [--table FILE]] [--api-key-env NAME] [--json] ' +
+  '[--requests N] [--warmup N] [--cache cold|warm|both] [--max-tokens M] [--timeout-ms T] [--time-limit-s S] [--slo ttft=500,tpot=30[,min=90]] [--target ID [--table FILE]] [--api-key-env NAME] [--json] [--export artillery|vllm|guidellm|aiperf DIR] ' +
   MAX_FILE_USAGE;
 
 const OPTIONS = {
@@ -42,6 +45,7 @@ const OPTIONS = {
   json: { type: 'boolean', default: false },
   target: { type: 'string' },
   table: { type: 'string', multiple: true },
+  export: { type: 'string' },
   ...MAX_FILE_OPTION,
 } as const;
 
@@ -52,7 +56,7 @@ const concurrencyList = z
     error: 'must be a comma-separated list of whole numbers from 1 to 4096, e.g. 1,4,16',
   });
 
-const sloSpec = z.string().transform((text, ctx) => {
+export const sloSpec = z.string().transform((text, ctx) => {
   const out = { ttftMs: DEFAULT_SLO.ttftMs, tpotMs: DEFAULT_SLO.tpotMs, minShare: DEFAULT_SLO_MIN_SHARE };
   for (const part of text.split(',')) {
     const [key, raw] = part.split('=').map((s) => s.trim());
@@ -80,7 +84,16 @@ const sloSpec = z.string().transform((text, ctx) => {
 
 export async function benchCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-  if (positionals.length !== 1) throw new UsageError(`give exactly one prompt file; usage: ${BENCH_USAGE}`);
+  const exportKind =
+    values.export === undefined
+      ? undefined
+      : flag('export', values.export, z.enum(EXPORT_KINDS, { error: `must be one of ${EXPORT_KINDS.join(', ')}` }));
+  if (exportKind && positionals.length !== 2)
+    throw new UsageError(
+      `--export ${exportKind} needs the prompt file and a folder to write to: bench FILE … --export ${exportKind} DIR`,
+    );
+  if (!exportKind && positionals.length !== 1)
+    throw new UsageError(`give exactly one prompt file; usage: ${BENCH_USAGE}`);
   if (values.concurrency !== undefined && values.rate !== undefined)
     throw new UsageError('--concurrency and --rate exclude each other');
 
@@ -98,7 +111,8 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
 
   const resolved = await resolveEndpoint(values, io, BENCH_USAGE);
   const endpoint = values.target ? { ...resolved, target: values.target } : resolved;
-  const apiKey = resolveApiKey(values['api-key-env'], io.env);
+  // An export never holds the key: its workers read it from the environment variable named.
+  const apiKey = exportKind ? undefined : resolveApiKey(values['api-key-env'], io.env);
 
   const prompt = benchMessages(
     parsePrompt(file, await readWholePrompt(io, file, maxFileBytesFlag(values['max-file-bytes']))),
@@ -106,11 +120,6 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
   if (!prompt.ok) throw new UsageError(`${file}: ${prompt.error}`);
 
   const tokenizer = getTokenizer(DEFAULT_TOKENIZER);
-  const stop = new AbortController();
-  // Ctrl-C and a SIGTERM (a CI job's timeout, `kill`) both stop the run and print what it measured.
-  const onInterrupt = () => stop.abort();
-  process.once('SIGINT', onInterrupt);
-  process.once('SIGTERM', onInterrupt);
   let predicted: { ttftMs: number; tpotMs: number } | undefined;
   if (endpoint.target) {
     const p = predictEndpoint(
@@ -122,6 +131,30 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
     if (p.ok) predicted = { ttftMs: p.ttftMs, tpotMs: p.tpotMs };
     else io.err(`prompt-lens bench: endpoint ${endpoint.name}'s target: ${p.error}; no prediction shown\n`);
   }
+  if (exportKind) {
+    const run = withRunId({
+      createdAt: new Date().toISOString(),
+      prompt: basename(file),
+      endpoint,
+      messages: prompt.messages,
+      maxTokens,
+      requests,
+      warmup,
+      cache,
+      ...(rate !== undefined ? { ratePerSecond: rate } : { concurrency: concurrency ?? DEFAULT_CONCURRENCY }),
+      timeoutMs,
+      ...(timeLimitS !== undefined ? { maxDurationMs: timeLimitS * 1000 } : {}),
+      slo: slo ? { ttftMs: slo.ttftMs, tpotMs: slo.tpotMs } : DEFAULT_SLO,
+      ...(predicted ? { prediction: predicted } : {}),
+      apiKeyEnv: values['api-key-env'] ?? DEFAULT_KEY_ENV,
+    });
+    return writeExport(exportKind, positionals[1]!, run, io);
+  }
+  const stop = new AbortController();
+  // Ctrl-C and a SIGTERM (a CI job's timeout, `kill`) both stop the run and print what it measured.
+  const onInterrupt = () => stop.abort();
+  process.once('SIGINT', onInterrupt);
+  process.once('SIGTERM', onInterrupt);
   let result: BenchResult;
   try {
     result = await runBenchmark({

@@ -1,9 +1,10 @@
 import type { RawBytePairRanks } from 'gpt-tokenizer/BytePairEncodingCore';
 import { scaledTokenizer } from './approximate';
 import { bpeTokenizer } from './bpe';
+import { loadO200k } from './o200k';
 import { deepseekTokenizer, qwen2Tokenizer } from './families';
 import { LLAMA3_SPECIALS, llama3Ranks } from './llama3';
-import { CL100K_PATTERN, O200K_PATTERN, splitRegex } from './patterns';
+import { CL100K_PATTERN, splitRegex } from './patterns';
 import { sentencePieceTokenizer } from './sentencePiece';
 import { compactVocabulary } from './vocabulary';
 import { TOKENIZER_IDS, type ExactTokenizerId, type Tokenizer, type TokenizerId, type TokenizerInfo } from './types';
@@ -44,8 +45,7 @@ function isApproximate(id: TokenizerId): id is ApproximateId {
 
 // Literal requires so the bundler can split each vocabulary into its own lazily required file.
 const EXACT_LOADERS: Record<ExactTokenizerId, () => Tokenizer> = {
-  o200k_base: () =>
-    bpeTokenizer('o200k_base', defaultExport(require('gpt-tokenizer/bpeRanks/o200k_base')), splitRegex(O200K_PATTERN)),
+  o200k_base: loadO200k,
   cl100k_base: () =>
     bpeTokenizer(
       'cl100k_base',

@@ -1,0 +1,13 @@
+import type { RawBytePairRanks } from 'gpt-tokenizer/BytePairEncodingCore';
+import { bpeTokenizer } from './bpe';
+import { O200K_PATTERN, splitRegex } from './patterns';
+import type { Tokenizer } from './types';
+
+/**
+ * o200k_base on its own module, so a bundle that needs only it (the Artillery processor counts
+ * unreported output tokens with it, as the built-in client does) does not pull in every vocabulary.
+ */
+export function loadO200k(): Tokenizer {
+  const ranks = require('gpt-tokenizer/bpeRanks/o200k_base') as { default?: RawBytePairRanks };
+  return bpeTokenizer('o200k_base', ranks.default ?? (ranks as unknown as RawBytePairRanks), splitRegex(O200K_PATTERN));
+}
