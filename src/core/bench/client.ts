@@ -82,7 +82,7 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
     }
 
     if (response.status >= 300 && response.status < 400) {
-      await readBounded(response, 0);
+      await response.body.text(0);
       const location = response.header('location');
       const where = location ? ` to ${endpointText(safeOrigin(location, request.url), secrets)}` : '';
       return fail({
@@ -92,12 +92,12 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
       });
     }
     if (response.status < 200 || response.status >= 300) {
-      const body = await readBounded(response);
+      const body = await response.body.text(ERROR_BODY_LIMIT);
       return fail(httpError(response.status, body, retryAfterMs(response.header('retry-after'), Date.now()), secrets));
     }
     const contentType = response.header('content-type') ?? '';
     if (!STREAM_TYPES[request.wire.framing].test(contentType)) {
-      const said = endpointText(endpointMessage(await readBounded(response)), secrets);
+      const said = endpointText(endpointMessage(await response.body.text(ERROR_BODY_LIMIT)), secrets);
       const type = endpointText(contentType.split(';')[0] ?? '', secrets, 100) || 'no content type';
       return fail({
         class: 'not-event-stream',
@@ -108,26 +108,17 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
 
     const framing = createFraming(request.wire.framing);
     const state = new StreamState(request.wire, record, secrets);
-    const chunks = response.body[Symbol.asyncIterator]();
     try {
-      for (;;) {
-        const next = await chunks.next();
-        const at = now();
-        if (next.done) {
-          state.frames(framing.end(), at);
-          break;
+      const endedAt = await response.body.read(now, (arrivals) => {
+        for (const { at, bytes } of arrivals) {
+          record.ttfbMs ??= at - startMs;
+          state.frames(framing.push(bytes), at);
+          if (state.finished) return true;
         }
-        record.ttfbMs ??= at - startMs;
-        state.frames(framing.push(next.value), at);
-        if (state.finished) {
-          // Awaited: the request holds its connection (and its place in the concurrency) until then.
-          await drainBody(chunks, controller);
-          break;
-        }
-      }
+        return false;
+      });
+      if (endedAt !== undefined) state.frames(framing.end(), endedAt);
     } catch (error) {
-      // Closing the body on a problem gives up the connection; the stream cannot be trusted.
-      void chunks.return?.().catch(() => undefined);
       if (error instanceof StreamProblem)
         return fail({ ...error.problem, message: redact(error.problem.message, secrets) });
       if (error instanceof LineTooLongError) return fail({ class: 'bad-stream', message: error.message });
@@ -246,48 +237,20 @@ class StreamState {
     }
     r.e2eMs = this.lastContentAt - r.startMs;
     const reported = this.usageOutput !== undefined && this.usageOutput > 0;
-    r.outputTokens = reported ? this.usageOutput : countTokens(this.text);
-    r.outputTokensSource = reported ? 'usage' : 'counted';
-    if (r.outputTokens !== undefined && r.outputTokens > 1) r.tpotMs = (r.e2eMs - r.ttftMs) / (r.outputTokens - 1);
+    withOutputTokens(r, reported ? this.usageOutput! : countTokens(this.text), reported ? 'usage' : 'counted');
     if (this.finish) r.finishReason = this.finish;
     r.ok = true;
     return r;
   }
 }
 
-/** How long the rest of a finished stream may take to arrive before its connection is dropped. */
-const DRAIN_LIMIT_MS = 2000;
-
-/**
- * After [DONE] the timing is complete, but reading the body to its end (usually only the final
- * empty chunk) lets keep-alive reuse the connection, so the next request's TTFT has no TCP or TLS
- * setup in it. The caller waits for it: a worker that started its next request meanwhile would put
- * more requests on the server than the concurrency level says (12 at concurrency 2 were seen).
- */
-async function drainBody(chunks: AsyncIterator<Uint8Array>, controller: AbortController): Promise<void> {
-  const limit = setTimeout(() => controller.abort(), DRAIN_LIMIT_MS);
-  try {
-    while (!(await chunks.next()).done);
-  } catch {
-    // The server dropped the connection after a complete answer: nothing to report.
-  } finally {
-    clearTimeout(limit);
-  }
-}
-
-/** Reads at most `limit` characters of a body (an error page can be huge or endless), then lets go of it. */
-async function readBounded(response: StreamResponse, limit = ERROR_BODY_LIMIT): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    for await (const chunk of response.body) {
-      if (text.length >= limit) break;
-      text += decoder.decode(chunk, { stream: true });
-    }
-  } catch {
-    // A body that breaks while we read an error message: keep what arrived.
-  }
-  return text.slice(0, limit);
+/** Sets a timed record's output tokens and the TPOT they give: (E2E − TTFT) / (tokens − 1). */
+export function withOutputTokens(r: RequestRecord, tokens: number, source: 'usage' | 'counted'): RequestRecord {
+  r.outputTokens = tokens;
+  r.outputTokensSource = source;
+  if (tokens > 1 && r.e2eMs !== undefined && r.ttftMs !== undefined) r.tpotMs = (r.e2eMs - r.ttftMs) / (tokens - 1);
+  else delete r.tpotMs;
+  return r;
 }
 
 /** Only the origin of a redirect target is shown: its path or query could carry tokens. */

@@ -1,14 +1,38 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { Transform } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+
+/** One read of a response body and the clock reading taken in that read's own callback. */
+export interface Arrival {
+  at: number;
+  bytes: Uint8Array;
+}
+
+/**
+ * Receives a body's reads, oldest first, possibly several at once; returns true to stop reading (the
+ * answer is complete). A throw stops reading too and rejects `read`.
+ */
+export type ArrivalSink = (arrivals: readonly Arrival[]) => boolean;
+
+export interface StreamBody {
+  /**
+   * Reads the body, stamping each read with `now()`. Resolves with the clock at the body's end, or
+   * undefined when the sink stopped it, once the rest is read (for at most DRAIN_LIMIT_MS, so
+   * keep-alive can reuse the connection): the request holds its place in the concurrency until then
+   * (a worker that started its next request meanwhile would put more requests on the server than
+   * the concurrency level says; 12 at concurrency 2 were seen). Rejects when the connection breaks.
+   */
+  read(now: () => number, sink: ArrivalSink): Promise<number | undefined>;
+  /** At most `limit` characters of the body (an error page can be huge or endless), then lets go of it. */
+  text(limit: number): Promise<string>;
+}
 
 /** The part of a response the client reads. */
 export interface StreamResponse {
   status: number;
   header(name: string): string | null;
-  /** Body chunks as they arrive; ends with the body, throws if the connection breaks. */
-  body: AsyncIterable<Uint8Array>;
+  body: StreamBody;
 }
 
 export interface SendInit {
@@ -21,6 +45,9 @@ export interface SendInit {
 export type Transport = (url: string, init: SendInit) => Promise<StreamResponse>;
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+/** How long the rest of a finished stream may take to arrive before its connection is dropped. */
+const DRAIN_LIMIT_MS = 2000;
 
 /** Adapts a fetch (the global one, or a scripted one in tests) to the transport the client uses. */
 export function fetchTransport(fetchFn: FetchLike): Transport {
@@ -37,9 +64,54 @@ export function fetchTransport(fetchFn: FetchLike): Transport {
       // A browser-style opaque redirect hides its status; it is still a redirect.
       status: response.type === 'opaqueredirect' ? 302 : response.status,
       header: (name) => response.headers.get(name),
-      body: (response.body as AsyncIterable<Uint8Array> | null) ?? empty,
+      body: iteratedBody((response.body as AsyncIterable<Uint8Array> | null) ?? empty),
     };
   };
+}
+
+/**
+ * A body read by awaiting each chunk (fetch's WHATWG stream): the clock is read when the await
+ * resumes, and each read goes to the sink at once.
+ */
+function iteratedBody(body: AsyncIterable<Uint8Array>): StreamBody {
+  const chunks = body[Symbol.asyncIterator]();
+  return {
+    async read(now, sink) {
+      try {
+        for (;;) {
+          const next = await chunks.next();
+          const at = now();
+          if (next.done) return at;
+          if (sink([{ at, bytes: next.value }])) {
+            await drainIterator(chunks);
+            return undefined;
+          }
+        }
+      } catch (error) {
+        // Closing the body on a problem gives up the connection; the stream cannot be trusted.
+        void chunks.return?.().catch(() => undefined);
+        throw error;
+      }
+    },
+    async text(limit) {
+      return boundedText(
+        { [Symbol.asyncIterator]: () => chunks },
+        limit,
+        () => void chunks.return?.().catch(() => undefined),
+      );
+    },
+  };
+}
+
+async function drainIterator(chunks: AsyncIterator<Uint8Array>): Promise<void> {
+  const limit = setTimeout(() => void chunks.return?.().catch(() => undefined), DRAIN_LIMIT_MS);
+  try {
+    while (!(await chunks.next()).done);
+  } catch {
+    // The server dropped the connection after a complete answer: nothing to report.
+  } finally {
+    clearTimeout(limit);
+  }
 }
 
 // Keep-alive pools without a socket limit: a concurrency level of 500 means 500 open streams.
@@ -49,7 +121,7 @@ const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: Infinity });
 
 /**
  * node:http(s) transport, the default. It costs the event loop about half what fetch does per
- * request and per chunk (no WHATWG streams), which is the client's own timing error under load.
+ * request and per chunk (no WHATWG streams), and its body is read in the socket's own callbacks.
  */
 export const httpTransport: Transport = (url, init) =>
   new Promise<StreamResponse>((resolve, reject) => {
@@ -69,11 +141,104 @@ export const httpTransport: Transport = (url, init) =>
           const value = res.headers[name.toLowerCase()];
           return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
         },
-        body: decoded(res),
+        body: streamBody(decoded(res)),
       });
     });
     req.end(init.body);
   });
+
+/**
+ * A body read in its `data` callbacks. The clock is read there, inside the socket read that
+ * delivered the bytes; the sink runs later in the same loop turn (setImmediate: after every socket
+ * that was ready has been read), so with a thousand open streams no stream's timestamp waits behind
+ * another stream's parsing.
+ */
+function streamBody(stream: Readable): StreamBody {
+  return {
+    read: (now, sink) =>
+      new Promise<number | undefined>((resolve, reject) => {
+        let queue: Arrival[] = [];
+        let scheduled: NodeJS.Immediate | undefined;
+        let settled = false;
+        const settle = (outcome: () => void) => {
+          if (settled) return;
+          settled = true;
+          clearImmediate(scheduled);
+          stream.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+          outcome();
+        };
+        /** Hands over what is queued; true when the reading is over (stopped or failed). */
+        const deliver = (): boolean => {
+          scheduled = undefined;
+          if (queue.length === 0 || settled) return settled;
+          const arrivals = queue;
+          queue = [];
+          try {
+            if (!sink(arrivals)) return false;
+          } catch (error) {
+            settle(() => reject(error as Error));
+            stream.destroy();
+            return true;
+          }
+          settle(() => void drainStream(stream).then(() => resolve(undefined)));
+          return true;
+        };
+        const onData = (bytes: Uint8Array) => {
+          queue.push({ at: now(), bytes });
+          scheduled ??= setImmediate(deliver);
+        };
+        const onEnd = () => {
+          const at = now();
+          if (!deliver()) settle(() => resolve(at));
+        };
+        const onError = (error: Error) => {
+          if (!deliver()) settle(() => reject(error));
+        };
+        // A connection that closes without `end` or an error (a reset the parser saw as the end of a
+        // chunked body) is a broken stream, not a complete one.
+        const onClose = () => {
+          if (!deliver()) settle(() => reject(new Error('the connection closed before the body ended')));
+        };
+        stream.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+      }),
+    text: (limit) => boundedText(stream, limit, () => stream.destroy()),
+  };
+}
+
+/**
+ * Reads what is left of a finished stream so keep-alive can reuse the connection; drops it after the
+ * limit. Resolves when the stream has ended or closed.
+ */
+function drainStream(stream: Readable): Promise<void> {
+  if (stream.readableEnded || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const limit = setTimeout(() => stream.destroy(), DRAIN_LIMIT_MS);
+    const done = () => {
+      clearTimeout(limit);
+      resolve();
+    };
+    // The server dropped the connection after a complete answer: nothing to report.
+    stream.on('error', () => undefined);
+    stream.once('close', done);
+    stream.once('end', done);
+    stream.resume();
+  });
+}
+
+async function boundedText(body: AsyncIterable<Uint8Array>, limit: number, release: () => void): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for await (const chunk of body) {
+      if (text.length >= limit) break;
+      text += decoder.decode(chunk, { stream: true });
+    }
+  } catch {
+    // A body that breaks while we read an error message: keep what arrived.
+  }
+  release();
+  return text.slice(0, limit);
+}
 
 const DECODERS: Record<string, () => Transform> = {
   gzip: createGunzip,
@@ -85,8 +250,9 @@ const DECODERS: Record<string, () => Transform> = {
 /**
  * We ask for `identity`, but a server may compress anyway (fetch would decode it silently). A body
  * that is not what its header claims fails with a zlib `Z_…` error the client reports as bad-stream.
+ * A compressed body's reads are stamped when the decompressor hands them over.
  */
-function decoded(res: IncomingMessage): AsyncIterable<Uint8Array> {
+function decoded(res: IncomingMessage): Readable {
   const encoding = String(res.headers['content-encoding'] ?? 'identity')
     .trim()
     .toLowerCase();

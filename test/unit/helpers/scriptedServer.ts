@@ -85,3 +85,47 @@ export const chatChunk = (content: string | null, extra: Record<string, unknown>
   choices: [{ index: 0, delta: content === null ? {} : { content }, finish_reason: null }],
   ...extra,
 });
+
+/**
+ * A clock for MeasureOptions.now that returns the scripted times in order, one per reading, and lets
+ * a server script wait until the client has taken a reading: written one piece per client read, a
+ * stream's timestamps are exactly the script's, whatever the machine's load.
+ */
+export function steppedClock(times: readonly number[]) {
+  let readings = 0;
+  const waiting: Array<{ n: number; resolve: () => void }> = [];
+  return {
+    now(): number {
+      const t = times[readings++] ?? Number.NaN;
+      for (const w of waiting.filter((w) => readings >= w.n)) {
+        waiting.splice(waiting.indexOf(w), 1);
+        w.resolve();
+      }
+      return t;
+    },
+    /** Resolves once the client has read the clock `n` times. */
+    readings(n: number): Promise<void> {
+      return readings >= n ? Promise.resolve() : new Promise((resolve) => waiting.push({ n, resolve }));
+    },
+    get taken(): number {
+      return readings;
+    },
+  };
+}
+
+/** Writes each piece once the clock has been read once more (the client read the previous one), then ends. */
+export async function writeOnReads(
+  res: ServerResponse,
+  clock: ReturnType<typeof steppedClock>,
+  pieces: readonly string[],
+): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.flushHeaders();
+  // The client read the clock once when it sent the request.
+  for (const [i, piece] of pieces.entries()) {
+    if (res.destroyed) return;
+    res.write(piece);
+    await clock.readings(i + 2);
+  }
+  res.end();
+}

@@ -1,0 +1,141 @@
+import type { Worker } from 'node:worker_threads';
+import { measureRequest, withOutputTokens, type MeasureOptions, type StreamRequest } from './client';
+import type { EndpointKind } from './endpoints';
+import { WIRE_FORMATS } from './kinds';
+import type { RequestRecord } from './result';
+
+/** A request as it crosses to a stream worker: plain data, the wire format named by its endpoint kind. */
+export interface PooledRequest {
+  id: number;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  kind: EndpointKind;
+  timeoutMs: number;
+  secrets: readonly string[];
+}
+
+export type PoolMessage = { measure: PooledRequest } | { cancel: number };
+
+export interface PoolReply {
+  id: number;
+  record: RequestRecord;
+  /** The worker's performance.timeOrigin: its clock readings are rebased onto the caller's. */
+  timeOrigin: number;
+  /** The streamed text, when the endpoint reported no usage: the caller counts it with its tokenizer. */
+  text?: string;
+}
+
+interface Lane {
+  worker: Worker;
+  /** Requests in flight on this worker, by id. */
+  pending: Map<number, { resolve: (r: PoolReply) => void; reject: (e: Error) => void }>;
+}
+
+/**
+ * Streams measured in worker threads, a share of the open streams each, so that no one event loop
+ * both reads a thousand sockets and parses what they send: each worker stamps its streams' reads in
+ * its own socket callbacks (see transport.ts), and the caller's loop only sends and collects.
+ * Records are the same as measureRequest's; `startMs` is on the caller's clock (performance.now).
+ */
+export class StreamPool {
+  private readonly lanes: Lane[];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(spawn: () => Worker, size: number) {
+    this.lanes = Array.from({ length: Math.max(1, size) }, () => {
+      const lane: Lane = { worker: spawn(), pending: new Map() };
+      lane.worker.on('message', (reply: PoolReply) => {
+        lane.pending.get(reply.id)?.resolve(reply);
+        lane.pending.delete(reply.id);
+      });
+      // A worker that fails takes its streams with it: they fail, the other workers' go on.
+      lane.worker.on('error', (error) => this.fail(lane, `a stream worker failed: ${error.message}`));
+      lane.worker.on('exit', (code) => this.fail(lane, `a stream worker exited with code ${code}`));
+      // Idle workers do not keep the process alive; a measurement in flight does (its promise).
+      lane.worker.unref();
+      return lane;
+    });
+  }
+
+  /**
+   * measureRequest in the least busy worker, on that worker's clock (`options.now` and `fetch` do
+   * not apply). Rejects only when the worker itself fails, which is a bug, not an endpoint's doing.
+   */
+  async measure(
+    request: StreamRequest,
+    options: Pick<MeasureOptions, 'timeoutMs' | 'signal' | 'countTokens' | 'secrets'>,
+  ): Promise<RequestRecord> {
+    if (this.closed) throw new Error('the stream pool is closed');
+    // Nothing is sent then: the record is measureRequest's own, without a worker's round trip.
+    if (options.signal?.aborted) return measureRequest(request, options);
+    const kind = kindOf(request);
+    const id = this.nextId++;
+    const lane = this.lanes.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+    const onCancel = () => lane.worker.postMessage({ cancel: id } satisfies PoolMessage);
+    options.signal?.addEventListener('abort', onCancel, { once: true });
+    try {
+      const reply = await new Promise<PoolReply>((resolve, reject) => {
+        if (lane.pending.size === 0) lane.worker.ref();
+        lane.pending.set(id, { resolve, reject });
+        const { url, headers, body } = request;
+        const measure = { id, url, headers, body, kind, timeoutMs: options.timeoutMs, secrets: options.secrets ?? [] };
+        lane.worker.postMessage({ measure } satisfies PoolMessage);
+      });
+      const record = reply.record;
+      record.startMs += reply.timeOrigin - performance.timeOrigin;
+      return reply.text === undefined ? record : withOutputTokens(record, options.countTokens(reply.text), 'counted');
+    } finally {
+      options.signal?.removeEventListener('abort', onCancel);
+      if (lane.pending.size === 0) lane.worker.unref();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.lanes.map((l) => l.worker.terminate()));
+  }
+
+  private fail(lane: Lane, reason: string): void {
+    for (const waiting of lane.pending.values()) waiting.reject(new Error(reason));
+    lane.pending.clear();
+  }
+}
+
+/**
+ * The worker side: runs each request it is sent with measureRequest on its own loop and posts the
+ * record back. `post` is the worker's parentPort.postMessage.
+ */
+export function serveStreams(post: (reply: PoolReply) => void): (message: PoolMessage) => void {
+  const controllers = new Map<number, AbortController>();
+  return (message) => {
+    if ('cancel' in message) return void controllers.get(message.cancel)?.abort();
+    const { id, url, headers, body, kind, timeoutMs, secrets } = message.measure;
+    const controller = new AbortController();
+    controllers.set(id, controller);
+    let text: string | undefined;
+    void measureRequest(
+      { url, headers, body, wire: WIRE_FORMATS[kind] },
+      {
+        timeoutMs,
+        secrets,
+        signal: controller.signal,
+        // The caller's tokenizer counts it (a vocabulary is not loaded in every worker).
+        countTokens: (streamed) => {
+          text = streamed;
+          return 0;
+        },
+      },
+    ).then((record) => {
+      controllers.delete(id);
+      post({ id, record, timeOrigin: performance.timeOrigin, ...(text !== undefined ? { text } : {}) });
+    });
+  };
+}
+
+function kindOf(request: StreamRequest): EndpointKind {
+  const kind = (Object.keys(WIRE_FORMATS) as EndpointKind[]).find((k) => WIRE_FORMATS[k] === request.wire);
+  if (!kind) throw new Error('the stream pool reads only the built-in wire formats');
+  return kind;
+}
