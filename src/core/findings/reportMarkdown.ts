@@ -1,4 +1,6 @@
 import { formatMs, formatUsd } from '../format';
+import { markdownText } from '../markdown';
+import { MAX_MATCHED_PATH } from '../promptFiles';
 import type { PromptReport } from './report';
 
 /**
@@ -6,12 +8,7 @@ import type { PromptReport } from './report';
  * file and finding a link the editor can open; all text from prompts is escaped for table cells.
  */
 export function reportMarkdown(report: PromptReport, link: (file: string, line: number) => string): string {
-  const cell = (text: string) =>
-    text
-      .replace(/\\/g, '\\\\')
-      .replace(/\|/g, '\\|')
-      .replace(/[<>[\]*_`]/g, (c) => `\\${c}`)
-      .replace(/\r?\n/g, ' ');
+  const cell = (text: string) => markdownText(text, MAX_MATCHED_PATH);
   const { summary, target } = report;
   const lines = [
     '# Prompt Latency Lens — workspace report',

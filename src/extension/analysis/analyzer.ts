@@ -1,6 +1,7 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
 import type { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
+import { showError } from '../notify';
 import { log } from '../log';
 import type { Cacheable, CountResult, EngineConfig } from '../../core/analysis/engine';
 import { estimateTarget, type TargetEstimate } from '../../core/analysis/targetEstimates';
@@ -89,10 +90,7 @@ export class PromptAnalyzer implements vscode.Disposable {
       onExit: (reason, restarting) => {
         log.error(`${reason}${restarting ? '; restarting it' : ''}`);
         if (restarting) this.invalidate();
-        else
-          void vscode.window.showErrorMessage(
-            `Prompt Latency Lens: ${reason}. Token counts and estimates are unavailable.`,
-          );
+        else void showError(`Prompt Latency Lens: ${reason}. Token counts and estimates are unavailable.`);
       },
     });
     this.disposables.push(

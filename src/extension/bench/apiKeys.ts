@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showInfo, showWarning } from '../notify';
 import { readEndpoints } from './endpoints';
 
 /** API keys live only in SecretStorage, one per endpoint name; never in settings, logs or views. */
@@ -26,7 +27,7 @@ async function pickEndpointName(placeHolder: string, given?: string): Promise<st
   if (given) return given;
   const { endpoints } = readEndpoints();
   if (endpoints.length === 0) {
-    void vscode.window.showWarningMessage('Prompt Latency Lens: no endpoints configured in promptLens.endpoints.');
+    void showWarning('Prompt Latency Lens: no endpoints configured in promptLens.endpoints.');
     return undefined;
   }
   const pick = await vscode.window.showQuickPick(
@@ -50,13 +51,13 @@ export function registerApiKeyCommands(keys: ApiKeys): vscode.Disposable[] {
         }));
       if (!key) return;
       await keys.store(name, key);
-      void vscode.window.showInformationMessage(`Prompt Latency Lens: API key for ${name} saved in secret storage.`);
+      void showInfo(`Prompt Latency Lens: API key for ${name} saved in secret storage.`);
     }),
     vscode.commands.registerCommand('promptLens.clearApiKey', async (endpointName?: string) => {
       const name = await pickEndpointName('Endpoint whose API key to clear', endpointName);
       if (!name) return;
       await keys.delete(name);
-      void vscode.window.showInformationMessage(`Prompt Latency Lens: API key for ${name} cleared.`);
+      void showInfo(`Prompt Latency Lens: API key for ${name} cleared.`);
     }),
   ];
 }

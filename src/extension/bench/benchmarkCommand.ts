@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showError, showWarning } from '../notify';
 import { log } from '../log';
 import { benchMessages } from '../../core/bench/benchPrompt';
 import type { EndpointConfig } from '../../core/bench/endpoints';
@@ -43,15 +44,14 @@ export async function chooseEndpoint(
   given?: string,
 ): Promise<EndpointConfig | undefined> {
   const { endpoints, problems } = readEndpoints();
-  for (const p of problems) void vscode.window.showWarningMessage(`Prompt Latency Lens: ${p}`);
+  for (const p of problems) void showWarning(`Prompt Latency Lens: ${p}`);
   if (given) {
     const found = endpoints.find((e) => e.name === given);
-    if (!found)
-      void vscode.window.showErrorMessage(`Prompt Latency Lens: no endpoint named "${given}" in promptLens.endpoints.`);
+    if (!found) void showError(`Prompt Latency Lens: no endpoint named "${given}" in promptLens.endpoints.`);
     return found;
   }
   if (endpoints.length === 0) {
-    void vscode.window.showWarningMessage(
+    void showWarning(
       'Prompt Latency Lens: add an endpoint to promptLens.endpoints first (npm start configures the local simulator).',
     );
     return undefined;
@@ -76,7 +76,7 @@ export async function keyFor(deps: BenchDeps, endpoint: EndpointConfig): Promise
   const key = await deps.keys.get(endpoint.name);
   if (key === undefined) return undefined;
   if (await deps.consent.mayReceiveKey(endpoint.name, endpoint.baseUrl)) return key;
-  void vscode.window.showWarningMessage(
+  void showWarning(
     `Prompt Latency Lens: not sending the API key for ${endpoint.name} to ${new URL(endpoint.baseUrl).origin}; the benchmark did not run.`,
   );
   return null;
@@ -99,17 +99,17 @@ export async function preparePromptRun(
   purpose: string,
 ): Promise<PromptRun | undefined> {
   if (!vscode.workspace.isTrusted) {
-    void vscode.window.showWarningMessage(untrustedMessage());
+    void showWarning(untrustedMessage());
     return undefined;
   }
   const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
   if (!document || !isPromptDocument(document)) {
-    void vscode.window.showWarningMessage(`Prompt Latency Lens: open a prompt file to ${purpose}.`);
+    void showWarning(`Prompt Latency Lens: open a prompt file to ${purpose}.`);
     return undefined;
   }
   const prompt = benchMessages(parsePrompt(document.fileName, document.getText()));
   if (!prompt.ok) {
-    void vscode.window.showErrorMessage(`Prompt Latency Lens: ${prompt.error}`);
+    void showError(`Prompt Latency Lens: ${prompt.error}`);
     return undefined;
   }
   const endpoint = await chooseEndpoint(deps.context, endpointName);
@@ -139,14 +139,14 @@ export async function benchmarkPrompt(
       deps.calibrations.profile(id),
     );
     if (p.ok) predicted = { ttftMs: p.ttftMs, tpotMs: p.tpotMs };
-    else void vscode.window.showWarningMessage(`Prompt Latency Lens: endpoint ${endpoint.name}'s target: ${p.error}`);
+    else void showWarning(`Prompt Latency Lens: endpoint ${endpoint.name}'s target: ${p.error}`);
   }
 
   const label = vscode.workspace.asRelativePath(document.uri);
   const hash = promptHash(document.getText());
   const { entries: earlier, problems } = await deps.history.list(hash, 1);
   for (const p of problems)
-    void vscode.window.showWarningMessage(
+    void showWarning(
       `Prompt Latency Lens: benchmark history file ${p.file} is unreadable (${p.message}); moved to ${p.movedTo}.`,
     );
   const previous = earlier[0]?.result;
@@ -203,14 +203,12 @@ export async function benchmarkPrompt(
   try {
     await deps.history.save({ schemaVersion: 1, promptHash: hash, prompt: label, result });
   } catch (error) {
-    void vscode.window.showErrorMessage(
-      `Prompt Latency Lens: could not save the benchmark history: ${(error as Error).message}`,
-    );
+    void showError(`Prompt Latency Lens: could not save the benchmark history: ${(error as Error).message}`);
   }
   deps.panel.show({ ...base, running: false, result });
   log.info(benchmarkLogLine(label, endpoint.name, result));
   if (result.partial)
-    void vscode.window.showWarningMessage(
+    void showWarning(
       `Prompt Latency Lens: the benchmark stopped early (${result.partialReason ?? 'cancelled'}); the partial result is shown and saved.`,
     );
   return result;

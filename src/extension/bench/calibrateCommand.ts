@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showError, showInfo, showWarning } from '../notify';
 import { messageTokenCounter } from '../../core/bench/prediction';
 import { MIN_R2 } from '../../core/calibrate/fit';
 import { measureCalibration } from '../../core/calibrate/measure';
@@ -24,7 +25,7 @@ export async function calibrateEndpoint(
   if (!run) return undefined;
   const { document, endpoint, messages } = run;
   if (!endpoint.target) {
-    void vscode.window.showErrorMessage(
+    void showError(
       `Prompt Latency Lens: endpoint ${endpoint.name} has no "target"; calibration saves a profile for a target, so map it to one first.`,
     );
     return undefined;
@@ -33,9 +34,7 @@ export async function calibrateEndpoint(
   try {
     target = resolveTarget(parseTargetId(endpoint.target), (await deps.tables.get()).tables);
   } catch (error) {
-    void vscode.window.showErrorMessage(
-      `Prompt Latency Lens: endpoint ${endpoint.name}'s target: ${(error as Error).message}`,
-    );
+    void showError(`Prompt Latency Lens: endpoint ${endpoint.name}'s target: ${(error as Error).message}`);
     return undefined;
   }
   const apiKey = await keyFor(deps, endpoint);
@@ -70,7 +69,7 @@ export async function calibrateEndpoint(
     },
   );
   if (measurement.cancelled) {
-    void vscode.window.showWarningMessage('Prompt Latency Lens: calibration cancelled; nothing saved.');
+    void showWarning('Prompt Latency Lens: calibration cancelled; nothing saved.');
     return undefined;
   }
   const built = buildCalibrationFile({
@@ -83,22 +82,18 @@ export async function calibrateEndpoint(
   });
   if (!built.ok) {
     const why = measurement.errors.length > 0 ? ` (${measurement.errors.join('; ')})` : '';
-    void vscode.window.showErrorMessage(
-      `Prompt Latency Lens: calibration of ${endpoint.name} failed: ${built.error}${why}.`,
-    );
+    void showError(`Prompt Latency Lens: calibration of ${endpoint.name} failed: ${built.error}${why}.`);
     return undefined;
   }
   const summary = calibrationSummary(built.file);
   if (built.file.fit.r2 < MIN_R2) {
-    void vscode.window.showWarningMessage(
+    void showWarning(
       `Prompt Latency Lens: calibration fit for ${endpoint.name} is poor — ${summary}, below R² ${MIN_R2}; not used.`,
     );
     return undefined;
   }
   await deps.calibrations.set(target.id, built.file);
-  void vscode.window.showInformationMessage(
-    `Prompt Latency Lens: calibrated ${target.id} from ${endpoint.name}: ${summary}. Hovers now use it.`,
-  );
+  void showInfo(`Prompt Latency Lens: calibrated ${target.id} from ${endpoint.name}: ${summary}. Hovers now use it.`);
   return built.file;
 }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showError, showInfo } from '../notify';
 import { MIN_R2 } from '../../core/calibrate/fit';
 import { calibrationFileText, parseCalibrationFile, type CalibrationFile } from '../../core/calibrate/profileFile';
 import { parseTargetId, resolveTarget, targetTokenizer, type ResolvedTarget } from '../../core/estimate';
@@ -12,7 +13,7 @@ const MAX_PROFILE_BYTES = 1024 * 1024;
 const FILTERS = { 'Calibration profile': ['json'] };
 
 function fail(message: string): undefined {
-  void vscode.window.showErrorMessage(`Prompt Latency Lens: ${message}`);
+  void showError(`Prompt Latency Lens: ${message}`);
   return undefined;
 }
 
@@ -68,7 +69,7 @@ export async function importCalibration(
       `${name} maps ${profile.tokens.localTokenizer} counts to the endpoint's tokens, but ${target.id} counts with ${tokenizer}: calibrate with \`prompt-lens calibrate … --target ${target.id}\``,
     );
   await calibrations.set(target.id, profile);
-  void vscode.window.showInformationMessage(
+  void showInfo(
     `Prompt Latency Lens: imported the calibration of ${target.id} (${profile.endpoint.name}, ${profile.profile.date}, R² ${profile.fit.r2.toFixed(3)}). Hovers now use it.`,
   );
   return calibrations.get(target.id);
@@ -97,7 +98,7 @@ export async function exportCalibration(
   const all = calibrations.all();
   const ids = Object.keys(all);
   if (ids.length === 0) {
-    void vscode.window.showInformationMessage(
+    void showInfo(
       'Prompt Latency Lens: no calibration is stored yet: run Calibrate Endpoint… or Import Calibration… first.',
     );
     return undefined;
@@ -132,8 +133,6 @@ export async function exportCalibration(
   } catch (error) {
     return fail(`cannot write ${target.fsPath}: ${(error as Error).message}`);
   }
-  void vscode.window.showInformationMessage(
-    `Prompt Latency Lens: exported the calibration of ${id} to ${target.fsPath}.`,
-  );
+  void showInfo(`Prompt Latency Lens: exported the calibration of ${id} to ${target.fsPath}.`);
   return target.fsPath;
 }

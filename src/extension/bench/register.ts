@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showInfo } from '../notify';
 import type { BenchResult } from '../../core/bench/result';
 import type { ExtensionTables } from '../tables';
 import { ApiKeys, registerApiKeyCommands } from './apiKeys';
@@ -48,7 +49,7 @@ export function registerBenchmark(
     ...registerApiKeyCommands(keys),
     vscode.commands.registerCommand('promptLens.benchmarkPrompt', async (uri?: vscode.Uri, endpointName?: string) => {
       if (running) {
-        void vscode.window.showInformationMessage('Prompt Latency Lens: a benchmark is already running.');
+        void showInfo('Prompt Latency Lens: a benchmark is already running.');
         return undefined;
       }
       running = benchmarkPrompt(deps, uri instanceof vscode.Uri ? uri : undefined, endpointName);

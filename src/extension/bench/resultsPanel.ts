@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { showWarning } from '../notify';
 import { benchResultCsv } from '../../core/bench/export';
 import type { ResultsViewState } from '../../webview/results/state';
 import { PanelHost, type PanelSpec } from '../webview/panelHost';
@@ -44,7 +45,7 @@ export class ResultsPanel implements vscode.Disposable {
   async export(format: 'json' | 'csv', path?: string): Promise<string | undefined> {
     const result = this.host?.state?.result;
     if (!result) {
-      void vscode.window.showWarningMessage('Prompt Latency Lens: no benchmark result to export.');
+      void showWarning('Prompt Latency Lens: no benchmark result to export.');
       return undefined;
     }
     const target =

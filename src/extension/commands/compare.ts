@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showError, showWarning } from '../notify';
 import { compareViewState, type CompareViewState } from '../../webview/compare/state';
 import type { PromptAnalyzer } from '../analysis/analyzer';
 import { readSettings } from '../settings';
@@ -23,7 +24,7 @@ export class ComparePanel implements vscode.Disposable {
   async show(uri?: vscode.Uri): Promise<CompareViewState | undefined> {
     const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
     if (!document || !isPromptDocument(document)) {
-      void vscode.window.showWarningMessage('Prompt Latency Lens: open a prompt file to compare targets for it.');
+      void showWarning('Prompt Latency Lens: open a prompt file to compare targets for it.');
       return undefined;
     }
     const analysis = await this.analyzer.analyze(document);
@@ -37,7 +38,7 @@ export class ComparePanel implements vscode.Disposable {
         readSettings().settings.targets[0],
       );
     } catch (error) {
-      void vscode.window.showErrorMessage(`Prompt Latency Lens: ${(error as Error).message}`);
+      void showError(`Prompt Latency Lens: ${(error as Error).message}`);
       return undefined;
     }
     if (!this.host) {

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { showWarning } from '../notify';
 import type { ReportFileInput } from '../../core/findings/report';
 import { reportMarkdown } from '../../core/findings/reportMarkdown';
 import type { PromptAnalyzer } from '../analysis/analyzer';
@@ -15,7 +16,7 @@ import { findPromptFiles } from '../promptDocuments';
 export async function showWorkspaceReport(analyzer: PromptAnalyzer, storage: vscode.Uri): Promise<string | undefined> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) {
-    void vscode.window.showWarningMessage('Prompt Latency Lens: open a folder to report on its prompts.');
+    void showWarning('Prompt Latency Lens: open a folder to report on its prompts.');
     return undefined;
   }
   const { settings } = readSettings();

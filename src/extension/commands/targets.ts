@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showError, showInfo } from '../notify';
 import { formatTargetId, memoryFit, parseTargetId, resolveTarget, targetLabel, type Tables } from '../../core/estimate';
 import { readSettings } from '../settings';
 import type { ExtensionTables } from '../tables';
@@ -11,7 +12,7 @@ export async function setPrimaryTarget(tables: ExtensionTables, id: unknown): Pr
   try {
     resolveTarget(parseTargetId(id), (await tables.get()).tables);
   } catch (error) {
-    void vscode.window.showErrorMessage(`Prompt Latency Lens: ${(error as Error).message}`);
+    void showError(`Prompt Latency Lens: ${(error as Error).message}`);
     return undefined;
   }
   const config = vscode.workspace.getConfiguration('promptLens');
@@ -83,7 +84,7 @@ export function registerTargetCommands(tables: ExtensionTables): vscode.Disposab
       });
       if (pick?.id) {
         await setPrimaryTarget(tables, pick.id);
-        void vscode.window.showInformationMessage(
+        void showInfo(
           `Prompt Latency Lens: primary target is now ${targetLabel(resolveTarget(parseTargetId(pick.id), t))}.`,
         );
       }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { log } from '../log';
 import { cheapestMeetingLine } from '../../core/compare';
+import { markdownText } from '../../core/markdown';
 import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
 import { KeyedTimers } from '../keyedTimers';
 
@@ -43,7 +44,7 @@ export class CheapestLine implements vscode.Disposable {
     if (document.version !== analysis.version) return;
     this.lines.set(document.uri.toString(), {
       version: analysis.version,
-      line: `$(lightbulb) ${cheapestMeetingLine(result)} — **Compare Targets** for all`,
+      line: `$(lightbulb) ${markdownText(cheapestMeetingLine(result))} — **Compare Targets** for all`,
     });
   }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showWarning } from '../notify';
 import { log } from '../log';
 import type { PromptAnalyzer } from '../analysis/analyzer';
 import { readSettings } from '../settings';
@@ -68,7 +69,7 @@ export class EditorSurfaces implements vscode.Disposable {
       const { settings } = readSettings(document.uri);
       for (const problem of analysis.problems.filter((p) => !this.shownProblems.has(p))) {
         this.shownProblems.add(problem);
-        void vscode.window.showWarningMessage(`Prompt Latency Lens: ${problem}`);
+        void showWarning(`Prompt Latency Lens: ${problem}`);
       }
       if (vscode.window.activeTextEditor?.document === document) {
         if (settings.statusBar.enabled) this.statusBar.show(analysis);

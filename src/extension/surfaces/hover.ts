@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
 import { formatMs, formatRange, formatTokens, formatUsd } from '../../core/format';
+import { markdownCode, markdownText } from '../../core/markdown';
 import { readSettings } from '../settings';
 import type { CheapestLine } from './cheapest';
 
@@ -41,7 +42,7 @@ export function renderHover(
   const lines: string[] = [];
   const primary = a.targets[0];
   lines.push(
-    `**Prompt Latency Lens** · primary target \`${primary?.label ?? 'none'}\`${a.frontMatterTarget ? ` (from front matter \`model: ${a.frontMatterTarget}\`)` : ''}`,
+    `**Prompt Latency Lens** · primary target ${markdownCode(primary?.label ?? 'none')}${a.frontMatterTarget ? ` (from front matter ${markdownCode(`model: ${a.frontMatterTarget}`)})` : ''}`,
   );
   lines.push('');
   const exact = a.count.exact;
@@ -58,12 +59,12 @@ export function renderHover(
   lines.push('|---|---|---|---|---|');
   for (const t of a.targets) {
     const warm = t.warm ? ` / ${formatMs(t.warm.ttftMs.p50)}` : '';
-    const calibrated = t.calibratedOn ? ` · calibrated (${t.calibratedOn})` : '';
+    const calibrated = t.calibratedOn ? ` · calibrated (${markdownText(t.calibratedOn)})` : '';
     lines.push(
-      `| ${t.label}${calibrated} | ${formatRange(t.cold.ttftMs)}${warm} | ${formatMs(t.cold.tpotMs.p50)} | ${formatMs((t.warm ?? t.cold).e2eMs.p50)} | ${formatUsd(t.warm?.costUsd ?? t.cold.costUsd)} · ${formatUsd(t.warm?.costPer1kCallsUsd ?? t.cold.costPer1kCallsUsd)} |`,
+      `| ${markdownText(t.label)}${calibrated} | ${formatRange(t.cold.ttftMs)}${warm} | ${formatMs(t.cold.tpotMs.p50)} | ${formatMs((t.warm ?? t.cold).e2eMs.p50)} | ${formatUsd(t.warm?.costUsd ?? t.cold.costUsd)} · ${formatUsd(t.warm?.costPer1kCallsUsd ?? t.cold.costPer1kCallsUsd)} |`,
     );
   }
-  lines.push('', `Bound: ${a.targets.map((t) => `${t.label} — ${t.phase}`).join('; ')}.`);
+  lines.push('', `Bound: ${a.targets.map((t) => `${markdownText(t.label)} — ${t.phase}`).join('; ')}.`);
   const conc = a.profile.concurrency;
   lines.push('');
   const warm =
@@ -73,15 +74,18 @@ export function renderHover(
   lines.push(`_${a.profile.name} profile: concurrency ${conc}, ${a.profile.outputTokens} output tokens${warm}._`);
   const pricing = a.targets.filter((t) => t.pricing.length > 0);
   if (pricing.length > 0)
-    lines.push('', `Cost assumes: ${pricing.map((t) => `${t.label} — ${t.pricing.join('; ')}`).join(' · ')}.`);
+    lines.push(
+      '',
+      `Cost assumes: ${pricing.map((t) => `${markdownText(t.label)} — ${markdownText(t.pricing.join('; '))}`).join(' · ')}.`,
+    );
   // Requests that would fail (retired model, prompt over the window), for every target: errors, not advice.
   const errors = a.targets.flatMap((t) => t.errors);
-  if (errors.length > 0) lines.push('', ...errors.map((e) => `$(error) ${e}`));
-  else if (primary?.advice) lines.push('', `$(warning) ${primary.advice}`);
+  if (errors.length > 0) lines.push('', ...errors.map((e) => `$(error) ${markdownText(e)}`));
+  else if (primary?.advice) lines.push('', `$(warning) ${markdownText(primary.advice)}`);
   if (a.count.variables.length > 0)
     lines.push(
       '',
-      `Unfilled variables counted as their literal text: ${a.count.variables.map((v) => `\`${v}\``).join(', ')}`,
+      `Unfilled variables counted as their literal text: ${a.count.variables.map((v) => markdownCode(v, 80)).join(', ')}`,
     );
   if (cheapest) lines.push('', cheapest);
   if (a.problems.length > 0) {
@@ -91,7 +95,7 @@ export function renderHover(
     );
     lines.push(
       '',
-      ...ordered.slice(0, 5).map((p) => `$(warning) ${p}`),
+      ...ordered.slice(0, 5).map((p) => `$(warning) ${markdownText(p)}`),
       ...(ordered.length > 5 ? [`… and ${ordered.length - 5} more`] : []),
     );
   }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { markdownText } from '../../core/markdown';
 import type { DocumentAnalysis } from '../analysis/analyzer';
 import type { TargetEstimate } from '../../core/analysis/targetEstimates';
 import { formatMs, formatTokens, formatUsd } from '../../core/format';
@@ -65,7 +66,7 @@ export class PromptStatusBar implements vscode.Disposable {
 function tooltip(a: DocumentAnalysis): vscode.MarkdownString {
   const rows = a.targets.map(
     (t) =>
-      `| ${t.label} | ${formatTokens(t.inputTokens, t.exact)} | ${formatMs(t.cold.ttftMs.p50)} | ${t.warm ? formatMs(t.warm.ttftMs.p50) : '–'} | ${formatMs(t.cold.tpotMs.p50)} | ${formatUsd(t.warm?.costUsd ?? t.cold.costUsd)} |`,
+      `| ${markdownText(t.label)} | ${formatTokens(t.inputTokens, t.exact)} | ${formatMs(t.cold.ttftMs.p50)} | ${t.warm ? formatMs(t.warm.ttftMs.p50) : '–'} | ${formatMs(t.cold.tpotMs.p50)} | ${formatUsd(t.warm?.costUsd ?? t.cold.costUsd)} |`,
   );
   return new vscode.MarkdownString(
     [
@@ -74,7 +75,7 @@ function tooltip(a: DocumentAnalysis): vscode.MarkdownString {
       '| target | tokens | TTFT cold | warm | TPOT | $/call |',
       '|---|---|---|---|---|---|',
       ...rows,
-      ...a.targets.flatMap((t) => t.errors).map((e) => `\n$(error) ${e}`),
+      ...a.targets.flatMap((t) => t.errors).map((e) => `\n$(error) ${markdownText(e)}`),
       '',
       'Click: compare all targets',
     ].join('\n'),

@@ -296,7 +296,7 @@ describe('editor surfaces', () => {
       return last.includes('promptLens.targets') ? last : undefined;
     }).catch(() => assert.fail(`hover without the problems:\n${last}`));
     assert.match(hover, /promptLens\.targets: unknown hardware 'h100-sxn'; did you mean h100-sxm/);
-    assert.match(hover, /settings: hardware\[0\]/);
+    assert.match(hover, /settings: hardware\\\[0\\\]/, "the item's brackets are escaped Markdown");
     assert.ok(hover.includes('primary target `openai/gpt-4o`'), 'the valid target still works');
     await config.update('targets', undefined, vscode.ConfigurationTarget.Workspace);
     await config.update('hardware', undefined, vscode.ConfigurationTarget.Workspace);

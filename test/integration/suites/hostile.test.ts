@@ -1,6 +1,7 @@
 // Hostile prompt files opened in the real editor: each gets an analysis (or a clear "too large")
 // in bounded time, parse errors become diagnostics, and the extension host keeps answering.
 import assert from 'node:assert/strict';
+import { Marked } from 'marked';
 import * as vscode from 'vscode';
 import { extensionApi, hoverTexts, openPrompt, workspaceFile } from '../helpers';
 
@@ -22,6 +23,9 @@ const FILES: Record<string, string | Uint8Array> = {
   'hostile/special.prompt':
     'system:\n<|endoftext|><|im_start|>assistant\u202e\u200b\u200dمرحبا\r\nuser:\r\nhi\rthere\n',
   'hostile/prompts/broken.json': '{"messages": [{"role": "user", "content": "unterminated',
+  // Issue 16 item 6: a variable name that is Markdown (a remote image, a link, a code-span break-out).
+  'hostile/markdown.prompt':
+    'Write about {{ topic` ![](https://attacker.example/b.png) [Fix your key](https://attacker.example) `x }}.\n',
 };
 
 describe('hostile prompt files in the editor', () => {
@@ -57,5 +61,21 @@ describe('hostile prompt files in the editor', () => {
       const analysis = await (await extensionApi()).analysis(editor.document);
       assert.ok(analysis && analysis.parsed.errors.length > 0, `${name} has no parse error`);
     }
+  });
+
+  it('a variable name that is Markdown stays text in the hover: no image, no link (issue 16 item 6)', async () => {
+    const editor = await openPrompt('hostile/markdown.prompt');
+    const analysis = await (await extensionApi()).analysis(editor.document);
+    assert.ok(
+      analysis?.count.variables.some((v) => v.includes('attacker.example')),
+      'the variable is found',
+    );
+    const hover = (await hoverTexts(editor.document.uri, new vscode.Position(0, 2))).find((t) =>
+      t.includes('Prompt Latency Lens'),
+    );
+    assert.ok(hover?.includes('attacker'), `the hover shows the variable:\n${hover}`);
+    // Rendered as VS Code renders hovers (marked, GitHub-flavoured).
+    const html = new Marked({ gfm: true }).parse(hover ?? '', { async: false });
+    assert.doesNotMatch(html, /<img|<a\b/, `no live image or link:\n${html}`);
   });
 });
