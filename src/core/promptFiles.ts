@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { BUILTIN_PROMPT_GLOBS, DEFAULT_INCLUDE_GLOBS } from './prompt/formats';
+import { builtinPromptGlobs, DEFAULT_INCLUDE_GLOBS, type PromptFormat } from './prompt/formats';
 
 export { BUILTIN_PROMPT_GLOBS, DEFAULT_INCLUDE_GLOBS } from './prompt/formats';
 
@@ -33,11 +33,12 @@ export const includeGlobSchema = z
 
 /**
  * Builds a matcher for workspace-relative paths (forward slashes). Paths are matched against the
- * built-in globs (prompt/formats.ts) and the user's include globs.
+ * built-in globs of the enabled formats (prompt/formats.ts) and the user's include globs.
  */
 export function promptFileMatcher(
   include: readonly string[] = DEFAULT_INCLUDE_GLOBS,
+  disabled: readonly PromptFormat[] = [],
 ): (relativePath: string) => boolean {
-  const isMatch = picomatch([...BUILTIN_PROMPT_GLOBS, ...include], { dot: true });
+  const isMatch = picomatch([...builtinPromptGlobs(disabled), ...include], { dot: true });
   return (relativePath) => relativePath.length <= MAX_MATCHED_PATH && isMatch(relativePath.replace(/\\/g, '/'));
 }

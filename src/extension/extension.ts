@@ -26,6 +26,8 @@ import { loadedTokenizers } from '../core/tokenize/registry';
 /** What activate() returns: a small API the integration tests read. */
 export interface PromptLensApi {
   statusBarText(): string;
+  /** The status bar summary's tooltip (Markdown source). */
+  statusBarTooltip(): string;
   targetText(): string;
   analysis(document: vscode.TextDocument): Promise<DocumentAnalysis | undefined>;
   resultsState(): ResultsViewState | undefined;
@@ -121,6 +123,7 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
     hostVocabularies: () => loadedTokenizers(),
     analysisWorkerRunning: () => analyzer.workerRunning,
     statusBarText: () => statusBar.text,
+    statusBarTooltip: () => statusBar.tooltipText,
     targetText: () => statusBar.targetText,
     analysis: (document) => analyzer.analyze(document),
     resultsState: () => bench.panel.state,

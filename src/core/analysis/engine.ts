@@ -14,11 +14,13 @@ import {
 import { PrefixCacheAnalyser, updateInSlices } from '../findings/prefixCache';
 import { buildReport, ragFindings, suppressed, type PromptReport, type ReportFileInput } from '../findings/report';
 import { lineIndex } from '../findings/request';
+import { instructionsBudget, instructionsBudgetFinding, type InstructionsBudget } from '../findings/instructions';
 import type { FindingSettings } from '../findings/settings';
 import { findingTarget, type FindingTarget } from '../findings/targets';
 import type { Finding } from '../findings/types';
 import { parsePrompt } from '../prompt/parse';
-import type { ParsedPrompt } from '../prompt/types';
+import type { ParsedPrompt, ParseOptions } from '../prompt/types';
+import { isInstructionFormat, type PromptFormat } from '../prompt/formats';
 import { PromptCounter } from '../promptCounter';
 import type { TextEdit } from '../tokenize/incremental';
 import { getTokenizer } from '../tokenize/registry';
@@ -31,6 +33,15 @@ export interface EngineConfig {
   targets: ResolvedTarget[];
   findings: FindingSettings;
   variablePatterns: string[];
+  /** `promptLens.formats.disabled`: files of these formats are read as plain text. */
+  disabledFormats: PromptFormat[];
+  /** Folders whose `*.instructions.md` VS Code loads (`chat.instructionsFilesLocations`); unset: the default. */
+  instructionLocations?: string[];
+}
+
+/** How every file of the editor is parsed: the same options for counts, findings, scans and the report. */
+function parseOptions(config: EngineConfig): ParseOptions {
+  return { variablePatterns: config.variablePatterns, disabledFormats: config.disabledFormats };
 }
 
 export interface CountRequest {
@@ -60,13 +71,15 @@ export interface CountResult {
 export interface Cacheable {
   tokens: number;
   endOffset: number;
-  source: 'shared with other prompts' | 'system prompt';
+  source: 'shared with other prompts' | 'static' | 'always-on instructions' | 'instructions' | 'system prompt';
 }
 
 export interface FindingsResult {
   version: number;
   findings: Finding[];
   cacheable?: Cacheable;
+  /** The workspace's always-on instructions on this document's primary target. */
+  instructions: InstructionsBudget;
 }
 
 export interface CompareOptions {
@@ -154,7 +167,7 @@ export class AnalysisEngine {
   private async countNow(config: EngineConfig, request: CountRequest, edits: readonly TextEdit[]): Promise<Counted> {
     const { key, file, fileName, text, version } = request;
     // One parse serves the front matter and every tokenizer's counter.
-    const parsed = parsePrompt(fileName, text, { variablePatterns: config.variablePatterns });
+    const parsed = parsePrompt(fileName, text, parseOptions(config));
     const { targets, fromFrontMatter } = targetsFor(config, parsed.settings.model);
     const counts: Partial<Record<TokenizerId, PromptCount>> = {};
     for (const target of targets) {
@@ -205,12 +218,22 @@ export class AnalysisEngine {
     const rag = ragFindings(input).findings;
     await nextTick();
     if (!current()) return undefined;
-    const findings = withPositions(suppressed(input, [rag, workspace.analyser.findingsFor(file)]), (path) =>
-      path === file ? text : workspace.analyser.textOf(path),
+    const instructions = instructionsBudget(
+      workspace.analyser.instructionSources(),
+      workspace.target.model,
+      config.findings.instructions,
+      (piece) => input.tokenizer.count(piece),
+      ...(config.instructionLocations ? [config.instructionLocations] : []),
+    );
+    const over = instructionsBudgetFinding(instructions);
+    const findings = withPositions(
+      suppressed(input, [rag, workspace.analyser.findingsFor(file), over?.file === file ? [over] : []]),
+      (path) => (path === file ? text : workspace.analyser.textOf(path)),
     );
     const count = counted.counts[workspace.target.tokenizer]!;
-    const cacheable = cacheablePrefix(workspace.analyser, file, parsed, count);
-    return { version, findings, ...(cacheable ? { cacheable } : {}) };
+    const alwaysOn = instructions.alwaysOn.some((e) => e.file === file && !e.skillMetadata);
+    const cacheable = cacheablePrefix(workspace.analyser, file, parsed, count, alwaysOn);
+    return { version, findings, instructions, ...(cacheable ? { cacheable } : {}) };
   }
 
   /** Feeds every workspace prompt to the analyser of this primary target, in slices. */
@@ -220,7 +243,7 @@ export class AnalysisEngine {
     const parsed = sources.map(({ path, text }) => ({
       file: path,
       text,
-      parsed: parsePrompt(path, text, { variablePatterns: config.variablePatterns }),
+      parsed: parsePrompt(path, text, parseOptions(config)),
     }));
     await updateInSlices(workspace.analyser, parsed);
   }
@@ -263,8 +286,13 @@ export class AnalysisEngine {
     const target = findingTarget(config.targets[0]!);
     return buildReport(
       inputs,
-      { tokenizer: getTokenizer(target.tokenizer), costModel: target.model, settings: config.findings },
-      { variablePatterns: config.variablePatterns },
+      {
+        tokenizer: getTokenizer(target.tokenizer),
+        costModel: target.model,
+        settings: config.findings,
+        ...(config.instructionLocations ? { instructionLocations: config.instructionLocations } : {}),
+      },
+      parseOptions(config),
     );
   }
 
@@ -349,31 +377,37 @@ function targetsFor(
 }
 
 /**
- * Shared prefix with other workspace prompts when there is one, else the system prompt itself (it
- * repeats on every call) — cut where the first dynamic part (a variable, a date, a name) begins.
+ * Shared prefix with other workspace prompts when there is one; else the static prefix up to the
+ * first dynamic element (`firstDynamic`: a variable, a retrieval slot, a declared pattern); a file
+ * with none is an instruction file (sent whole, first, on every request) or a prompt whose system
+ * prompt repeats on every call.
  */
 function cacheablePrefix(
   analyser: PrefixCacheAnalyser,
   file: string,
   parsed: ParsedPrompt,
   count: PromptCount,
+  alwaysOn: boolean,
 ): Cacheable | undefined {
   const member = analyser.groupOf(file)?.members.find((m) => m.file === file);
   if (member && member.cacheableTokens > 0)
     return { tokens: member.cacheableTokens, endOffset: member.prefixEnd, source: 'shared with other prompts' };
-  const breaker = analyser.breakers(file)[0];
-  if (breaker)
-    return breaker.cacheableNow > 0
-      ? { tokens: breaker.cacheableNow, endOffset: breaker.range.start, source: 'system prompt' }
+  const prefix = analyser.staticPrefix(file);
+  if (!prefix) return undefined;
+  if (prefix.dynamic)
+    return prefix.cacheableTokens > 0
+      ? { tokens: prefix.cacheableTokens, endOffset: prefix.endOffset, source: 'static' }
+      : undefined;
+  if (isInstructionFormat(parsed.format))
+    return prefix.cacheableTokens > 0
+      ? {
+          tokens: prefix.cacheableTokens,
+          endOffset: prefix.endOffset,
+          source: alwaysOn ? 'always-on instructions' : 'instructions',
+        }
       : undefined;
   const system = parsed.messages[0];
-  if (
-    system &&
-    system.role === 'system' &&
-    parsed.messages.length > 1 &&
-    !parsed.variables.some((v) => v.range.start < system.range.end)
-  ) {
+  if (system && system.role === 'system' && parsed.messages.length > 1)
     return { tokens: count.messages[0]?.tokens ?? 0, endOffset: system.range.end, source: 'system prompt' };
-  }
   return undefined;
 }

@@ -12,13 +12,30 @@ export interface FilePragmas {
   codes: Set<FindingCode>;
   /** Words after the keyword that are not finding codes (worth a hint in the editor). */
   unknown: string[];
+  /**
+   * `prompt-lens-dynamic PATTERN`: a regular expression (the rest of the comment) whose matches
+   * change per request, for values a template engine does not show (e.g. text a program splices in).
+   */
+  dynamic: RegExp[];
+  /** Dynamic patterns that are not valid regular expressions, as written. */
+  invalidDynamic: string[];
 }
 
 const PRAGMA = /prompt-lens-disable\b([^\n]*)/g;
+const DYNAMIC_PRAGMA = /prompt-lens-dynamic[ \t]+([^\n]*)/g;
 const COMMENT_CLOSE = /(-->|#}|\*\/|%}).*$/;
 
 export function readPragmas(text: string): FilePragmas {
-  const result: FilePragmas = { all: false, codes: new Set(), unknown: [] };
+  const result: FilePragmas = { all: false, codes: new Set(), unknown: [], dynamic: [], invalidDynamic: [] };
+  for (const match of text.matchAll(DYNAMIC_PRAGMA)) {
+    const source = (match[1] ?? '').replace(/[ \t]*(-->|#}|\*\/|%})[^\n]*$/, '').trim();
+    if (source.length === 0) continue;
+    try {
+      result.dynamic.push(new RegExp(source, 'g'));
+    } catch {
+      result.invalidDynamic.push(source);
+    }
+  }
   for (const match of text.matchAll(PRAGMA)) {
     const words = (match[1] ?? '')
       .replace(COMMENT_CLOSE, '')

@@ -2,9 +2,11 @@ import type { ParsedPrompt, SourceRange } from '../prompt/types';
 import { Slicer } from '../slicer';
 import type { Tokenizer } from '../tokenize/types';
 import { cacheableTokens, type FindingCostModel } from './costModel';
-import { detectDynamic, type DynamicKind, type DynamicSpan } from './dynamic';
+import { dynamicSpans, firstDynamic, literalHints, type DynamicSpan } from './dynamic';
 import { formatCount, formatMs, formatUsd } from '../format';
-import { detectRegions } from './rag';
+import type { InstructionSource } from './instructions';
+import { readPragmas } from './pragma';
+import { isInstructionFormat } from '../prompt/formats';
 import { charOffsetAfterTokens, TokenMemo, tokensBefore } from './encoding';
 import { buildRequest, lastWhere, lineColumn, RenderMap, type PromptRequest, type RequestMessage } from './request';
 import type { FindingSettings } from './settings';
@@ -16,8 +18,20 @@ export interface PrefixCacheOptions {
   tokenizer: Tokenizer;
   costModel: FindingCostModel;
   settings: FindingSettings['cache'];
-  /** When given, retrieved-context regions count as dynamic content (they change with every query). */
+  /** When given, retrieval slots are named as such, `rag.pattern` regions are dynamic and literal regions hints. */
   rag?: FindingSettings['rag'];
+}
+
+/** The part of a request that is the same on every call: up to the first dynamic element. */
+export interface StaticPrefix {
+  /** Request tokens before the first dynamic element (all of them when there is none). */
+  tokens: number;
+  /** Of those, what the target's cache rule can serve. */
+  cacheableTokens: number;
+  /** File offset where the static prefix ends. */
+  endOffset: number;
+  /** The dynamic element that ends it, if any. */
+  dynamic?: DynamicSpan;
 }
 
 export interface GroupMember {
@@ -57,7 +71,7 @@ export interface NearMiss {
 
 export interface CacheBreaker {
   file: string;
-  kind: DynamicKind;
+  kind: DynamicSpan['kind'];
   range: SourceRange;
   text: string;
   /** Static tokens right after the dynamic part, up to the next dynamic part. */
@@ -68,6 +82,8 @@ export interface CacheBreaker {
   cacheableIfMoved: number;
   /** Dynamic parts before this one, which must move too. */
   dynamicBefore: number;
+  /** A literal look-alike (a `dynamic-hint`), not something substituted at request time. */
+  hint?: true;
 }
 
 interface Entry {
@@ -78,10 +94,13 @@ interface Entry {
   /** Content tokens of the first request message (the system message when there is one). */
   first: Int32Array;
   tailKey: string | undefined;
+  /** Request tokens before the first dynamic element: no cache is shared beyond them. */
+  staticTokens: number;
   // Derived lazily and dropped with the entry when the file changes.
   maps?: RenderMap[];
   dynamic?: DynamicSpan[];
   breakers?: CacheBreaker[];
+  hints?: CacheBreaker[];
   offsets?: Map<number, number>;
   /** Request messages (with their place in the request) in order of their range in the file. */
   byRange?: RankedMessage[];
@@ -116,9 +135,11 @@ export class PrefixCacheAnalyser {
   private readonly memo: TokenMemo;
   /** Groups by the first index of their run in `order`, until the next update (a report asks per file). */
   private readonly groupCache = new Map<number, CacheGroup>();
+  private readonly declared: RegExp[];
 
   constructor(private readonly options: PrefixCacheOptions) {
     this.memo = new TokenMemo(options.tokenizer);
+    this.declared = options.settings.dynamicPatterns.map((p) => new RegExp(p, 'g'));
   }
 
   /** Shared prefixes below this are not reported: the larger of the cache rule's minimum and the setting. */
@@ -134,7 +155,9 @@ export class PrefixCacheAnalyser {
     const first = head ? request.tokens.subarray(head.tokenStart, head.tokenEnd) : new Int32Array(0);
     const tailKey =
       first.length >= TAIL_TOKENS ? hashTokens(first, first.length - TAIL_TOKENS, first.length) : undefined;
-    const entry: Entry = { file, text, parsed, request, first, tailKey };
+    const entry: Entry = { file, text, parsed, request, first, tailKey, staticTokens: request.tokens.length };
+    const dynamic = firstDynamic(parsed, this.dynamicOf(entry));
+    if (dynamic) entry.staticTokens = this.tokenIndexAt(entry, dynamic.range.start);
     this.entries.set(file, entry);
     const at = this.lowerBound(entry);
     this.order.splice(at, 0, entry);
@@ -162,6 +185,19 @@ export class PrefixCacheAnalyser {
 
   files(): string[] {
     return this.order.map((e) => e.file);
+  }
+
+  /** Instruction files with their parse and content tokens (what the always-on budget adds up). */
+  instructionSources(): InstructionSource[] {
+    const sources: InstructionSource[] = [];
+    for (const e of this.entries.values())
+      if (isInstructionFormat(e.parsed.format))
+        sources.push({
+          file: e.file,
+          parsed: e.parsed,
+          tokens: e.request.messages.reduce((n, m) => n + m.tokenEnd - m.tokenStart, 0),
+        });
+    return sources;
   }
 
   /** The text this file was last analysed with. */
@@ -215,12 +251,41 @@ export class PrefixCacheAnalyser {
     return best;
   }
 
+  /**
+   * The static prefix of a file's request: up to its first dynamic element (`firstDynamic`), in
+   * tokens of the request and as a file offset. What a warm cache can serve on every call.
+   */
+  staticPrefix(file: string): StaticPrefix | undefined {
+    const entry = this.entries.get(file);
+    if (!entry) return undefined;
+    const dynamic = firstDynamic(entry.parsed, this.dynamicOf(entry));
+    const total = entry.request.tokens.length;
+    return {
+      tokens: entry.staticTokens,
+      cacheableTokens: cacheableTokens(entry.staticTokens, total, this.options.costModel.cacheRule),
+      endOffset: dynamic ? dynamic.range.start : this.sourceOffset(entry, total),
+      ...(dynamic ? { dynamic } : {}),
+    };
+  }
+
   /** Dynamic parts placed before a long static part (cached per file version). */
   breakers(file: string): CacheBreaker[] {
     const entry = this.entries.get(file);
     if (!entry) return [];
-    entry.breakers ??= this.findBreakers(entry);
+    entry.breakers ??= this.findBreakers(entry, this.dynamicOf(entry));
     return entry.breakers;
+  }
+
+  /** Literal look-alikes (dates, ids, names) that would break the cache if templated (`cache.dynamicHints`). */
+  hints(file: string): CacheBreaker[] {
+    const entry = this.entries.get(file);
+    if (!entry || !this.options.settings.dynamicHints) return [];
+    if (!entry.hints) {
+      const dynamic = this.dynamicOf(entry);
+      const all = [...dynamic, ...literalHints(entry.parsed, entry.text, dynamic, this.options.rag)];
+      entry.hints = this.findBreakers(entry, all).filter((b) => b.hint);
+    }
+    return entry.hints;
   }
 
   /** prefix-cache, cache-near-miss and cache-breaker findings for one file. */
@@ -278,15 +343,19 @@ export class PrefixCacheAnalyser {
       });
     }
     const total = this.entries.get(file)?.request.tokens.length ?? 0;
-    for (const b of this.breakers(file)) {
+    for (const b of [...this.breakers(file), ...this.hints(file)]) {
       const saved = model.ttftMs(total, b.cacheableNow) - model.ttftMs(total, b.cacheableIfMoved);
+      const before = `${b.dynamicBefore === 0 ? '' : `and the ${b.dynamicBefore === 1 ? 'dynamic part' : `${b.dynamicBefore} dynamic parts`} before it `}`;
       findings.push({
-        code: 'cache-breaker',
-        severity: 'warning',
-        message:
-          `Cache breaker: ${b.kind} ${quote(b.text)} comes before ${formatCount(b.staticTokensAfter)} static tokens; moving it ` +
-          `${b.dynamicBefore === 0 ? '' : `and the ${b.dynamicBefore === 1 ? 'dynamic part' : `${b.dynamicBefore} dynamic parts`} before it `}after them would make ` +
-          `${formatCount(b.cacheableIfMoved)} tokens cacheable instead of ${formatCount(b.cacheableNow)} (warm TTFT ≈${formatMs(saved)} faster on ${model.label})`,
+        code: b.hint ? 'dynamic-hint' : 'cache-breaker',
+        severity: b.hint ? 'information' : 'warning',
+        message: b.hint
+          ? `Looks like a value you may template later: ${b.kind} ${quote(b.text)} is static text now (cacheable), but if it changed per request, ` +
+            `it would come before ${formatCount(b.staticTokensAfter)} static tokens; keep such values after them ` +
+            `(${formatCount(b.cacheableIfMoved)} tokens cacheable instead of ${formatCount(b.cacheableNow)}, warm TTFT ≈${formatMs(saved)} faster on ${model.label})`
+          : `Cache breaker: ${b.kind} ${quote(b.text)} changes per request and comes before ${formatCount(b.staticTokensAfter)} static tokens; moving it ` +
+            `${before}after them would make ` +
+            `${formatCount(b.cacheableIfMoved)} tokens cacheable instead of ${formatCount(b.cacheableNow)} (warm TTFT ≈${formatMs(saved)} faster on ${model.label})`,
         file,
         range: b.range,
         data: {
@@ -320,10 +389,16 @@ export class PrefixCacheAnalyser {
     return at;
   }
 
+  /** Neighbours share what both send identically and statically: never past either one's first dynamic element. */
   private refreshLcp(i: number): void {
     if (i >= this.order.length) return;
-    this.lcp[i] =
-      i === 0 ? 0 : commonPrefix((this.order[i - 1] as Entry).request.tokens, (this.order[i] as Entry).request.tokens);
+    if (i === 0) {
+      this.lcp[i] = 0;
+      return;
+    }
+    const a = this.order[i - 1] as Entry;
+    const b = this.order[i] as Entry;
+    this.lcp[i] = Math.min(commonPrefix(a.request.tokens, b.request.tokens), a.staticTokens, b.staticTokens);
   }
 
   /** The maximal run of neighbours around i whose adjacent common prefixes reach the threshold. */
@@ -431,18 +506,10 @@ export class PrefixCacheAnalyser {
   }
 
   private dynamicOf(entry: Entry): DynamicSpan[] {
-    if (!entry.dynamic) {
-      const rag = this.options.rag;
-      const regions =
-        rag === undefined
-          ? []
-          : detectRegions(entry.parsed, entry.text, rag).map((r): DynamicSpan => ({
-              kind: 'retrieved context',
-              range: r.range,
-              text: r.marker,
-            }));
-      entry.dynamic = detectDynamic(entry.parsed, entry.text, regions);
-    }
+    entry.dynamic ??= dynamicSpans(entry.parsed, entry.text, {
+      ...(this.options.rag ? { rag: this.options.rag } : {}),
+      declared: [...this.declared, ...readPragmas(entry.text).dynamic],
+    });
     return entry.dynamic;
   }
 
@@ -460,8 +527,10 @@ export class PrefixCacheAnalyser {
     const rule = this.options.costModel.cacheRule;
     const headA = (a.request.messages[0] as PromptRequest['messages'][number]).tokenStart;
     const headB = (b.request.messages[0] as PromptRequest['messages'][number]).tokenStart;
-    const sharedNow = commonPrefix(a.request.tokens, b.request.tokens);
-    const sharedWithout = headA + d + gap.matched;
+    // Neither side can share past its first dynamic element, whatever the text says.
+    const staticBoth = Math.min(a.staticTokens, b.staticTokens);
+    const sharedNow = Math.min(commonPrefix(a.request.tokens, b.request.tokens), staticBoth);
+    const sharedWithout = Math.min(headA + d + gap.matched, staticBoth);
     const n = Math.min(a.request.tokens.length, b.request.tokens.length);
     const cacheableNow = cacheableTokens(sharedNow, n, rule);
     const cacheableWithout = cacheableTokens(sharedWithout, n, rule);
@@ -490,12 +559,16 @@ export class PrefixCacheAnalyser {
     };
   }
 
-  private findBreakers(entry: Entry): CacheBreaker[] {
+  /**
+   * Spans (sorted by offset) placed before a static part worth caching; the first one in request
+   * order sets what is cacheable now.
+   */
+  private findBreakers(entry: Entry, dynamic: readonly DynamicSpan[]): CacheBreaker[] {
     const rule = this.options.costModel.cacheRule;
     const total = entry.request.tokens.length;
     // In request order (system messages first), the first MAX_BREAKER_SPANS and the one after them:
     // each token index costs an encoding of part of a chunk, and 400,000 of them took seconds.
-    const spans = this.dynamicOf(entry)
+    const spans = dynamic
       .map((span) => ({ span, rank: this.messageAt(entry, span.range.start)?.rank ?? Infinity }))
       .sort((x, y) => x.rank - y.rank || x.span.range.start - y.span.range.start)
       .slice(0, MAX_BREAKER_SPANS + 1)
@@ -532,6 +605,7 @@ export class PrefixCacheAnalyser {
           cacheableNow,
           cacheableIfMoved,
           dynamicBefore: i,
+          ...(span.hint ? { hint: true as const } : {}),
         });
     });
     return breakers;

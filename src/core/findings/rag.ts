@@ -6,6 +6,7 @@ import { formatCount, formatMs, formatPercent, formatUsd } from '../format';
 import { filledVariablesByMessage, lineIndex, RenderMap } from './request';
 import type { FindingSettings } from './settings';
 import type { Finding } from './types';
+import { isInstructionFormat } from '../prompt/formats';
 
 export type RegionKind = 'xml' | 'heading' | 'slot' | 'pattern';
 
@@ -88,17 +89,24 @@ function headingSections(
   return sections;
 }
 
-/** Every retrieved-context region of the file, outermost only (a nested one is part of its parent). */
+/**
+ * Every retrieved-context region of the file, outermost only (a nested one is part of its parent).
+ * Instruction files (`AGENTS.md`, `*.instructions.md`…) are sent as written and retrieve nothing:
+ * a "## Context" there is documentation, so only the user's own `rag.pattern` finds regions in them.
+ */
 export function detectRegions(parsed: ParsedPrompt, text: string, settings: FindingSettings['rag']): DetectedRegion[] {
   const found: DetectedRegion[] = [];
   const slot = new RegExp(settings.slotPattern, 'i');
   const variables = filledVariablesByMessage(parsed);
+  const markup = !isInstructionFormat(parsed.format);
   parsed.messages.forEach((message, index) => {
     const { start, end } = message.range;
-    for (const b of xmlBlocks(text, start, end, settings.tags))
-      found.push({ kind: 'xml', marker: `<${b.tag}>`, range: b.range, message: index });
-    for (const s of headingSections(text, start, end, settings.headings))
-      found.push({ kind: 'heading', marker: s.heading, range: s.range, message: index });
+    if (markup) {
+      for (const b of xmlBlocks(text, start, end, settings.tags))
+        found.push({ kind: 'xml', marker: `<${b.tag}>`, range: b.range, message: index });
+      for (const s of headingSections(text, start, end, settings.headings))
+        found.push({ kind: 'heading', marker: s.heading, range: s.range, message: index });
+    }
     for (const v of variables[index] ?? [])
       if (slot.test(v.name)) found.push({ kind: 'slot', marker: `{{${v.name}}}`, range: v.range, message: index });
     if (settings.pattern !== undefined) {
@@ -192,8 +200,12 @@ export function analyseRag(input: RagInput): RagResult {
 
   for (const r of regions) {
     const overTokens = r.tokens > settings.maxTokens;
-    if (!overTokens && r.share <= settings.maxShare) continue;
-    const budget = overTokens ? formatCount(settings.maxTokens) : `${formatPercent(settings.maxShare)} of the prompt`;
+    // A share alone matters only for a region big enough to cost something.
+    const overShare = r.tokens >= settings.shareMinTokens && r.share > settings.maxShare;
+    if (!overTokens && !overShare) continue;
+    const budget = overTokens
+      ? formatCount(settings.maxTokens)
+      : `${formatPercent(settings.maxShare)} of the prompt for regions of ${formatCount(settings.shareMinTokens)}+ tokens`;
     findings.push({
       code: 'rag-budget',
       severity: 'warning',
@@ -209,6 +221,7 @@ export function analyseRag(input: RagInput): RagResult {
         addedCostUsd: r.addedCostUsd,
         maxTokens: settings.maxTokens,
         maxShare: settings.maxShare,
+        shareMinTokens: settings.shareMinTokens,
       },
     });
   }

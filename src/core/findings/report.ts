@@ -4,6 +4,12 @@ import type { ParsedPrompt, ParseOptions, SourceRange } from '../prompt/types';
 import type { Tokenizer } from '../tokenize/types';
 import type { CacheRule, FindingCostModel } from './costModel';
 import { formatCount, formatMs, formatUsd } from '../format';
+import {
+  describeInstructionsBudget,
+  instructionsBudget,
+  instructionsBudgetFinding,
+  type InstructionsBudget,
+} from './instructions';
 import { applySuppression, readPragmas } from './pragma';
 import { PrefixCacheAnalyser, type GroupMember } from './prefixCache';
 import { analyseRag, type RagRegion } from './rag';
@@ -21,6 +27,8 @@ export interface ReportOptions {
   tokenizer: Tokenizer;
   costModel: FindingCostModel;
   settings: FindingSettings;
+  /** Folders whose `*.instructions.md` load (`chat.instructionsFilesLocations`); default `.github/instructions`. */
+  instructionLocations?: readonly string[];
 }
 
 export interface Position {
@@ -73,6 +81,8 @@ export interface PromptReport {
   files: ReportFile[];
   cacheGroups: ReportGroup[];
   findings: ReportFinding[];
+  /** The always-on instructions: what every chat request carries before the prompt. */
+  instructions: InstructionsBudget;
   summary: { files: number; error: number; warning: number; information: number };
 }
 
@@ -174,6 +184,15 @@ export function buildReport(
     });
     found.push(...result.findings);
   }
+  const instructions = instructionsBudget(
+    analyser.instructionSources(),
+    model,
+    settings.instructions,
+    (text) => tokenizer.count(text),
+    ...(options.instructionLocations ? [options.instructionLocations] : []),
+  );
+  const over = instructionsBudgetFinding(instructions);
+  if (over) found.push(...suppressed({ text: texts.get(over.file) ?? '', settings }, [[over]]));
   const findings = found.map((f) => ({
     ...f,
     range: locate(f.file, f.range),
@@ -195,6 +214,7 @@ export function buildReport(
       members: g.members.map((m) => ({ ...m, prefixEnd: locate(m.file, { start: m.prefixEnd, end: m.prefixEnd }) })),
     })),
     findings,
+    instructions,
     summary: {
       files: files.length,
       error: count('error'),
@@ -245,6 +265,8 @@ export function formatReport(report: PromptReport): string {
     }
   });
 
+  lines.push('', ...formatInstructions(report.instructions));
+
   lines.push('', report.findings.length === 0 ? 'Findings: none' : 'Findings:');
   const ordered = [...report.findings].sort(
     (a, b) =>
@@ -259,4 +281,37 @@ export function formatReport(report: PromptReport): string {
   const s = report.summary;
   lines.push('', `${s.files} files · ${s.error} errors · ${s.warning} warnings · ${s.information} information`, '');
   return lines.join('\n');
+}
+
+/** The always-on instructions as text lines: the total and what it adds, then each file (`report --instructions`). */
+export function formatInstructions(b: InstructionsBudget): string[] {
+  if (b.alwaysOn.length === 0 && b.conditional.length === 0) return ['Always-on instructions: none'];
+  const lines = [
+    `${describeInstructionsBudget(b)}; budget ${formatCount(b.maxTokens)}${b.tokens > b.maxTokens ? ' (over)' : ''}.`,
+    '  They are sent first and unchanged on every request: the natural cacheable prefix.',
+  ];
+  for (const e of b.alwaysOn)
+    lines.push(
+      `  ${formatCount(e.tokens).padStart(8)}  ${e.file}${e.skillMetadata ? '  (skill name and description)' : ''}`,
+    );
+  if (b.conditional.length > 0) lines.push('  Not always on:');
+  for (const e of b.conditional)
+    lines.push(`  ${formatCount(e.tokens).padStart(8)}  ${e.file}  (${activationLabel(e.activation)})`);
+  return lines;
+}
+
+/** When an instruction file applies, in a few words. */
+export function activationLabel(a: InstructionsBudget['conditional'][number]['activation']): string {
+  switch (a.kind) {
+    case 'always':
+      return 'every request';
+    case 'globs':
+      return `when files match ${a.globs.join(', ')}`;
+    case 'on-request':
+      return 'when the model picks it by its description';
+    case 'manual':
+      return 'when attached by hand';
+    case 'agent':
+      return 'while this agent is selected';
+  }
 }

@@ -1,7 +1,8 @@
 import { formatMs, formatUsd } from '../format';
 import { markdownText } from '../markdown';
 import { MAX_MATCHED_PATH } from '../promptFiles';
-import type { PromptReport } from './report';
+import { describeInstructionsBudget } from './instructions';
+import { activationLabel, type PromptReport } from './report';
 
 /**
  * The workspace report as Markdown (for VS Code's Markdown preview). `link(file, line)` makes each
@@ -40,6 +41,32 @@ export function reportMarkdown(report: PromptReport, link: (file: string, line: 
       );
     lines.push('');
   });
+  const instructions = report.instructions;
+  lines.push('', '## Always-on instructions', '');
+  if (instructions.alwaysOn.length === 0) lines.push('None: no file is prepended to every chat request.');
+  else {
+    lines.push(
+      `${cell(describeInstructionsBudget(instructions))}; budget ${instructions.maxTokens.toLocaleString('en-US')}. ` +
+        'Sent first and unchanged on every request, they are the natural cacheable prefix.',
+      '',
+      '| file | tokens |',
+      '|---|---:|',
+      ...instructions.alwaysOn.map(
+        (e) =>
+          `| [${cell(e.file)}](${link(e.file, 1)})${e.skillMetadata ? ' (skill name and description)' : ''} | ${e.tokens.toLocaleString('en-US')} |`,
+      ),
+    );
+  }
+  if (instructions.conditional.length > 0)
+    lines.push(
+      '',
+      '| other instruction files | tokens | applies |',
+      '|---|---:|---|',
+      ...instructions.conditional.map(
+        (e) =>
+          `| [${cell(e.file)}](${link(e.file, 1)}) | ${e.tokens.toLocaleString('en-US')} | ${cell(activationLabel(e.activation))} |`,
+      ),
+    );
   lines.push('', '## Findings', '');
   if (report.findings.length === 0) lines.push('None.');
   else {

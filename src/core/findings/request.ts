@@ -25,9 +25,17 @@ const ROLE_TOKEN: Record<ChatRole, number> = { system: -1, developer: -2, user: 
 
 const isLeading = (role: ChatRole): boolean => role === 'system' || role === 'developer';
 
+/** Message indices in request order: system and developer messages first, each group in file order. */
+export function requestOrder(parsed: ParsedPrompt): number[] {
+  const indices = parsed.messages.map((_, index) => index);
+  return [
+    ...indices.filter((i) => isLeading((parsed.messages[i] as PromptMessage).role)),
+    ...indices.filter((i) => !isLeading((parsed.messages[i] as PromptMessage).role)),
+  ];
+}
+
 export function buildRequest(parsed: ParsedPrompt, memo: TokenMemo): PromptRequest {
-  const order = parsed.messages.map((m, index) => ({ m, index }));
-  order.sort((a, b) => Number(isLeading(b.m.role)) - Number(isLeading(a.m.role)) || a.index - b.index);
+  const order = requestOrder(parsed).map((index) => ({ m: parsed.messages[index] as PromptMessage, index }));
   const parts = order.map(({ m }) => memo.encode(m.rendered));
   const tokens = new Int32Array(parts.reduce((n, p) => n + p.tokens.length + 1, 0));
   const messages: RequestMessage[] = [];

@@ -10,6 +10,11 @@ export const findingSettingsSchema = z.object({
     .object({
       maxTokens: z.number().int().positive().default(4000),
       maxShare: z.number().gt(0).max(1).default(0.6),
+      /**
+       * The share rule applies only to regions of at least this many tokens: 300 tokens of context
+       * in a 400-token prompt are 75% of it and still cost next to nothing.
+       */
+      shareMinTokens: z.number().int().nonnegative().default(1000),
       /** XML-like tags whose blocks hold retrieved text. */
       tags: z
         .array(z.string().regex(/^[A-Za-z_][\w.-]*$/, 'must be a tag name'))
@@ -48,6 +53,16 @@ export const findingSettingsSchema = z.object({
       minSharedTokens: z.number().int().positive().default(1024),
       /** Largest differing piece (tokens, each side) a near miss may have. */
       nearMissMaxGap: z.number().int().positive().max(256).default(32),
+      /** Text the user declares dynamic (regular expressions), besides template variables and retrieval slots. */
+      dynamicPatterns: z.array(regexSource).default([]),
+      /** Opt-in `dynamic-hint` findings: literal dates, ids, names that look like values one may template later. */
+      dynamicHints: z.boolean().default(false),
+    })
+    .prefault({}),
+  instructions: z
+    .object({
+      /** Always-on instructions (prepended to every chat request) over this many tokens are a warning. */
+      maxTokens: z.number().int().positive().default(4000),
     })
     .prefault({}),
 });

@@ -10,6 +10,8 @@ export const FINDING_CODES = [
   'prefix-cache',
   'cache-near-miss',
   'cache-breaker',
+  'dynamic-hint',
+  'instructions-budget',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 

@@ -2,6 +2,7 @@ import { findNodeAtLocation, parseTree, visit } from 'jsonc-parser';
 import { z } from 'zod';
 import { buildPrompt, errorAt, rawSection, verbatimOffset, type Section } from './build';
 import type { ParseError, ParsedPrompt, SourceRange } from './types';
+import { templateLanguage } from './templateLanguage';
 import { nestingError, schemaErrors } from './yaml';
 
 const Part = z.union([
@@ -18,15 +19,16 @@ const ChatRequest = z.object({ messages: z.array(Message), model: z.string().opt
 const BareMessages = z.array(Message);
 
 /** OpenAI-shaped chat JSON: `{ "messages": [...] }` or a bare array; content may be a string or parts. */
-export function parseChatJson(text: string, patterns: readonly RegExp[]): ParsedPrompt {
+export function parseChatJson(text: string, userPatterns: readonly RegExp[]): ParsedPrompt {
+  const language = templateLanguage('generic', userPatterns);
   const whole = { start: 0, end: text.length };
   const tooDeep = nestingError(text, 0, 'JSON');
-  if (tooDeep) return buildPrompt('chat-json', [rawSection(text)], {}, [tooDeep], patterns);
+  if (tooDeep) return buildPrompt('chat-json', [rawSection(text)], {}, [tooDeep], language);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return buildPrompt('chat-json', [rawSection(text)], {}, [jsonError(error, text)], patterns);
+    return buildPrompt('chat-json', [rawSection(text)], {}, [jsonError(error, text)], language);
   }
   // Picking the schema by shape (rather than a union) keeps errors specific: `messages[0].role: …`.
   const parsed = Array.isArray(value) ? BareMessages.safeParse(value) : ChatRequest.safeParse(value);
@@ -37,7 +39,7 @@ export function parseChatJson(text: string, patterns: readonly RegExp[]): Parsed
       const node = tree && findNodeAtLocation(tree, path as Array<string | number>);
       return node ? { start: node.offset, end: node.offset + node.length } : whole;
     };
-    return buildPrompt('chat-json', [rawSection(text)], {}, schemaErrors(parsed.error, 'chat JSON', rangeOf), patterns);
+    return buildPrompt('chat-json', [rawSection(text)], {}, schemaErrors(parsed.error, 'chat JSON', rangeOf), language);
   }
 
   const located = messageRanges(text, Array.isArray(parsed.data));
@@ -65,7 +67,7 @@ export function parseChatJson(text: string, patterns: readonly RegExp[]): Parsed
     const textOffset = parts.length === 1 ? verbatimOffset(text, range, content) : undefined;
     return { role: m.role, text: content, range, ...(textOffset === undefined ? {} : { textOffset }) };
   });
-  return buildPrompt('chat-json', sections, model ? { model } : {}, errors, patterns);
+  return buildPrompt('chat-json', sections, model ? { model } : {}, errors, language);
 }
 
 /**

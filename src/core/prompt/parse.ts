@@ -1,7 +1,6 @@
-import { formatOf } from './formats';
+import { formatOf, type PromptFormat } from './formats';
 import { parseChatJson } from './chatJson';
 import { parsePlain } from './plain';
-import { parsePromptMd } from './promptMd';
 import { parseFrontMatterPrompt } from './prompty';
 import { parsePromptYaml } from './promptYaml';
 import type { ParsedPrompt, ParseOptions } from './types';
@@ -13,21 +12,27 @@ import { compilePatterns } from './variables';
  */
 export function parsePrompt(fileName: string, text: string, options: ParseOptions = {}): ParsedPrompt {
   const { patterns, errors } = compilePatterns(options.variablePatterns);
-  const parsed = parseFormat(formatOf(fileName), text, patterns);
+  const parsed = parseFormat(formatOf(fileName, options.disabledFormats), text, patterns);
   return { ...parsed, errors: [...errors, ...parsed.errors] };
 }
 
-function parseFormat(format: ReturnType<typeof formatOf>, text: string, patterns: readonly RegExp[]): ParsedPrompt {
+function parseFormat(format: PromptFormat, text: string, patterns: readonly RegExp[]): ParsedPrompt {
   switch (format) {
-    case 'prompty':
-      return parseFrontMatterPrompt('prompty', text, patterns);
-    case 'prompt-md':
-      return parsePromptMd(text, patterns);
     case 'prompt-yaml':
       return parsePromptYaml(text, patterns);
     case 'chat-json':
       return parseChatJson(text, patterns);
     case 'plain':
       return parsePlain(text, patterns);
+    case 'prompty':
+    case 'prompt-md':
+    case 'instructions':
+    case 'agent':
+    case 'copilot-instructions':
+    case 'agents-md':
+    case 'skill':
+    case 'cursor-rules':
+      // Front matter and a Markdown body.
+      return parseFrontMatterPrompt(format, text, patterns);
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { buildPrompt, rawSection, verbatimOffset, type Section } from './build';
+import { buildPrompt, literalBlockLocator, rawSection, verbatimOffset, type Section } from './build';
+import { templateLanguage } from './templateLanguage';
 import type { ParsedPrompt } from './types';
 import { nodeRange, parseYaml, schemaErrors } from './yaml';
 
@@ -14,20 +15,25 @@ const PromptYaml = z
   })
   .loose();
 
-export function parsePromptYaml(text: string, patterns: readonly RegExp[]): ParsedPrompt {
+export function parsePromptYaml(text: string, userPatterns: readonly RegExp[]): ParsedPrompt {
+  // GitHub Models substitutes `{{name}}` anywhere in a message's content.
+  const language = templateLanguage('github-models', userPatterns);
   const whole = { start: 0, end: text.length };
   const yaml = parseYaml(text, 0);
-  if (yaml.errors.length > 0) return buildPrompt('prompt-yaml', [rawSection(text)], {}, yaml.errors, patterns);
+  if (yaml.errors.length > 0) return buildPrompt('prompt-yaml', [rawSection(text)], {}, yaml.errors, language);
   const parsed = PromptYaml.safeParse(yaml.value ?? {});
   if (!parsed.success) {
     const errors = schemaErrors(parsed.error, '.prompt.yml', (path) => nodeRange(yaml.doc, path, 0) ?? whole);
-    return buildPrompt('prompt-yaml', [rawSection(text)], {}, errors, patterns);
+    return buildPrompt('prompt-yaml', [rawSection(text)], {}, errors, language);
   }
   const { model, messages, testData } = parsed.data;
   const sections: Section[] = messages.map((m, i) => {
     const range = nodeRange(yaml.doc, ['messages', i, 'content'], 0) ?? whole;
     const textOffset = verbatimOffset(text, range, m.content);
-    return { role: m.role, text: m.content, range, ...(textOffset === undefined ? {} : { textOffset }) };
+    if (textOffset !== undefined) return { role: m.role, text: m.content, range, textOffset };
+    // A `|` block is re-indented: variables are still placed exactly, line by line.
+    const locate = literalBlockLocator(text, range, m.content);
+    return { role: m.role, text: m.content, range, ...(locate ? { locate } : {}) };
   });
   const sample = testData?.[0];
   return buildPrompt(
@@ -35,6 +41,6 @@ export function parsePromptYaml(text: string, patterns: readonly RegExp[]): Pars
     sections,
     { ...(model ? { model } : {}), ...(sample ? { sample } : {}) },
     [],
-    patterns,
+    language,
   );
 }

@@ -1,21 +1,15 @@
+import { findTags, type TemplateLanguage } from './templateLanguage';
 import type { ParsedPrompt, ParseError, TemplateVariable } from './types';
-
-/**
- * Built-in patterns: `{{ name }}` (Mustache/Jinja/Handlebars, triple braces too) and `{% … %}` blocks.
- * Written so that no character can be matched two ways (linear time on hostile input such as an
- * unclosed `{{` before megabytes of spaces); whitespace-control dashes are trimmed afterwards.
- */
-const BUILTIN: readonly RegExp[] = [/\{\{\{?([^{}]*)\}\}\}?/g, /\{%((?:[^%{]|%(?!\})|\{(?!%))*)%\}/g];
 
 export interface VariablePatterns {
   patterns: RegExp[];
   errors: ParseError[];
 }
 
-/** Compiles the built-in patterns plus the user's; an invalid user pattern becomes a warning, not a crash. */
+/** Compiles the user's extra patterns; an invalid one becomes a warning, not a crash. */
 export function compilePatterns(extra: readonly string[] = []): VariablePatterns {
   const errors: ParseError[] = [];
-  const patterns = [...BUILTIN];
+  const patterns: RegExp[] = [];
   for (const source of extra) {
     try {
       patterns.push(new RegExp(source, 'g'));
@@ -34,57 +28,27 @@ interface Occurrence {
   name: string;
   start: number;
   end: number;
-  /** The name as a lookup path into sample data; blocks (`{% %}`) have none. */
+  /** The name as a lookup path into sample data; blocks (`{% %}`, sections) have none. */
   path?: string[];
+  stable?: boolean;
 }
 
-/**
- * Matches of every pattern, earlier patterns first: a match overlapping an earlier pattern's is
- * dropped. Each pattern's matches arrive in order and never overlap each other, so one sweep against
- * the (sorted, disjoint) occurrences so far checks them: linear, where a check against every earlier
- * match took minutes on 400,000 placeholders.
- */
-function occurrences(text: string, patterns: readonly RegExp[]): Occurrence[] {
-  let found: Occurrence[] = [];
-  for (const pattern of patterns) {
-    const added: Occurrence[] = [];
-    let k = 0;
-    for (const match of text.matchAll(pattern)) {
-      if (match[0].length === 0) continue;
-      const start = match.index;
-      const end = start + match[0].length;
-      while (k < found.length && (found[k] as Occurrence).end <= start) k++;
-      if (k < found.length && (found[k] as Occurrence).start < end) continue;
-      added.push(occurrence(match, start, end));
-    }
-    found = mergeByStart(found, added);
-  }
-  return found;
-}
-
-function occurrence(match: RegExpExecArray, start: number, end: number): Occurrence {
-  const inner = (match[1] ?? match[0]).trim().replace(/^-|-$/g, '').trim();
-  const isBlock = match[0].startsWith('{%');
-  // `{{ user.name | upper }}` looks up `user.name`; Handlebars helpers (`{{#if x}}`) are kept whole.
-  const expression = inner.split('|')[0]?.trim() ?? inner;
-  const path =
-    !isBlock && /^[\p{L}_$][\p{L}\p{N}_$]*(\.[\p{L}_$][\p{L}\p{N}_$]*)*$/u.test(expression)
-      ? expression.split('.')
-      : undefined;
-  return { name: isBlock ? inner : expression, start, end, ...(path ? { path } : {}) };
-}
-
-function mergeByStart(a: readonly Occurrence[], b: readonly Occurrence[]): Occurrence[] {
-  if (b.length === 0) return a as Occurrence[];
-  const out: Occurrence[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && (a[i] as Occurrence).start <= (b[j] as Occurrence).start))
-      out.push(a[i++] as Occurrence);
-    else out.push(b[j++] as Occurrence);
-  }
-  return out;
+function occurrences(text: string, language: TemplateLanguage): Occurrence[] {
+  return findTags(text, language).map((tag) => {
+    // `{{ user.name | upper }}` looks up `user.name`; Handlebars helpers (`{{#if x}}`) are kept whole.
+    const expression = tag.block ? tag.inner : (tag.inner.split('|')[0]?.trim() ?? tag.inner);
+    const path =
+      !tag.block && /^[\p{L}_$][\p{L}\p{N}_$]*(\.[\p{L}_$][\p{L}\p{N}_$]*)*$/u.test(expression)
+        ? expression.split('.')
+        : undefined;
+    return {
+      name: expression,
+      start: tag.start,
+      end: tag.end,
+      ...(path ? { path } : {}),
+      ...(tag.stable ? { stable: true } : {}),
+    };
+  });
 }
 
 function lookup(sample: Record<string, unknown> | undefined, path: readonly string[] | undefined): unknown {
@@ -107,22 +71,29 @@ export interface Rendered {
 }
 
 /**
- * Finds the variables in one message's text (`offset` = where it starts in the file) and fills
+ * Finds the variables in one message's text (`offset` = where it starts in the file, or a map from
+ * offsets in the text to offsets in the file where the text is not a verbatim slice) and fills
  * those the sample data has; unfilled ones stay as their literal text.
  */
 export function renderVariables(
   text: string,
-  offset: number,
-  patterns: readonly RegExp[],
+  offset: number | ((offsetInText: number) => number),
+  language: TemplateLanguage,
   sample?: Record<string, unknown>,
 ): Rendered {
+  const at = typeof offset === 'number' ? (i: number) => offset + i : offset;
   const variables: TemplateVariable[] = [];
   let rendered = '';
   let last = 0;
-  for (const o of occurrences(text, patterns)) {
+  for (const o of occurrences(text, language)) {
     const value = lookup(sample, o.path);
     const filled = value !== undefined;
-    variables.push({ name: o.name, range: { start: offset + o.start, end: offset + o.end }, filled });
+    variables.push({
+      name: o.name,
+      range: { start: at(o.start), end: at(o.end) },
+      filled,
+      ...(o.stable ? { stable: true } : {}),
+    });
     rendered += text.slice(last, o.start) + (filled ? asText(value) : text.slice(o.start, o.end));
     last = o.end;
   }

@@ -4,7 +4,7 @@ import { sloSchema } from '../compare/profiles';
 import { cacheTtlSchema } from '../estimate';
 import { DEFAULT_TARGET_IDS } from '../estimate/targets';
 import { findingSettingsSchema } from '../findings/settings';
-import { DEFAULT_INCLUDE_GLOBS } from '../prompt/formats';
+import { DEFAULT_INCLUDE_GLOBS, SWITCHABLE_FORMATS } from '../prompt/formats';
 import { includeGlobSchema } from '../promptFiles';
 import { regexSource } from './fields';
 import { keepValid, type SettingProblem } from './keepValid';
@@ -22,6 +22,8 @@ const tableRows = z.array(z.record(z.string(), z.unknown())).default([]);
 
 export const settingsSchema = z.object({
   include: z.array(includeGlobSchema).default([...DEFAULT_INCLUDE_GLOBS]),
+  /** Built-in prompt file formats switched off: their globs find nothing, their files read as plain text. */
+  formats: z.object({ disabled: z.array(z.enum(SWITCHABLE_FORMATS)).default([]) }).prefault({}),
   /** Target ids, primary first (validated against the tables where they are used). */
   targets: z
     .array(z.string().min(1))
@@ -44,6 +46,7 @@ export const settingsSchema = z.object({
       ttl: cacheTtlSchema.default('5m'),
     })
     .prefault({}),
+  instructions: findingSettingsSchema.shape.instructions,
   endpoints: z.array(endpointConfigSchema).default([]),
   benchmark: z
     .object({

@@ -2,12 +2,14 @@ import { setImmediate as nextTick } from 'node:timers/promises';
 import type { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import { showError } from '../notify';
+import { z } from 'zod';
 import { log } from '../log';
 import type { Cacheable, CountResult, EngineConfig } from '../../core/analysis/engine';
 import { estimateTarget, type TargetEstimate } from '../../core/analysis/targetEstimates';
 import type { CompareResult, WorkloadProfile } from '../../core/compare';
 import type { PromptCount } from '../../core/count';
 import { parseTargetId, resolveTarget, targetTokenizer, type CacheTtl, type ResolvedTarget } from '../../core/estimate';
+import type { InstructionsBudget } from '../../core/findings/instructions';
 import type { PromptReport, ReportFileInput } from '../../core/findings/report';
 import type { Finding } from '../../core/findings/types';
 import { parsePrompt } from '../../core/prompt/parse';
@@ -36,6 +38,8 @@ export interface DocumentAnalysis {
   findings: Finding[];
   /** The prefix a cache can serve and where it ends in the file. */
   cacheable?: Cacheable;
+  /** The workspace's always-on instructions on the primary target (once findings have run). */
+  instructions?: InstructionsBudget;
   /** The front-matter model that chose the primary target, when it did. */
   frontMatterTarget?: string;
   /** The workload the estimates assume (settings, then the file's front matter). */
@@ -206,6 +210,7 @@ export class PromptAnalyzer implements vscode.Disposable {
         ...base,
         targets: this.estimates(counted, profile, found.cacheable, config.cacheTtl),
         findings: found.findings,
+        instructions: found.instructions,
         ...(found.cacheable ? { cacheable: found.cacheable } : {}),
       };
     };
@@ -218,6 +223,7 @@ export class PromptAnalyzer implements vscode.Disposable {
         ...base,
         targets: this.estimates(counted, profile, previous?.cacheable, config.cacheTtl),
         findings: previous?.findings ?? [],
+        ...(previous?.instructions ? { instructions: previous.instructions } : {}),
         ...(previous?.cacheable ? { cacheable: previous.cacheable } : {}),
       };
       this.store(document, result, generation);
@@ -371,8 +377,15 @@ export class PromptAnalyzer implements vscode.Disposable {
     const engine: EngineConfig = {
       tables: loaded.tables,
       targets,
-      findings: { disabled: settings.findings.disabled, rag: settings.rag, cache: settings.cache },
+      findings: {
+        disabled: settings.findings.disabled,
+        rag: settings.rag,
+        cache: settings.cache,
+        instructions: settings.instructions,
+      },
       variablePatterns: settings.variablePatterns,
+      disabledFormats: settings.formats.disabled,
+      ...instructionLocations(),
     };
     await this.engine.call('configure', engine);
     return { engine, maxFileBytes: settings.maxFileBytes, cacheTtl: settings.cache.ttl, problems };
@@ -383,6 +396,20 @@ export class PromptAnalyzer implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
     void this.engine.dispose();
   }
+}
+
+/**
+ * VS Code's own `chat.instructionsFilesLocations` (folder → enabled), when the user set it: the
+ * `*.instructions.md` folders its chat loads. Anything else falls back to `.github/instructions`.
+ */
+function instructionLocations(): { instructionLocations?: string[] } {
+  const value: unknown = vscode.workspace.getConfiguration('chat').get('instructionsFilesLocations');
+  const parsed = z.record(z.string(), z.boolean()).safeParse(value);
+  if (!parsed.success) return {};
+  const folders = Object.entries(parsed.data)
+    .filter(([, on]) => on)
+    .map(([folder]) => folder.replace(/^\.\//, '').replace(/\/+$/, ''));
+  return folders.length > 0 ? { instructionLocations: folders } : {};
 }
 
 function countFor(counted: CountResult, target: ResolvedTarget): PromptCount {

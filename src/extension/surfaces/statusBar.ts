@@ -35,6 +35,12 @@ export class PromptStatusBar implements vscode.Disposable {
     return this.target.text;
   }
 
+  /** The summary item's tooltip as Markdown source (for the integration tests). */
+  get tooltipText(): string {
+    const tooltip = this.summary.tooltip;
+    return typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? '');
+  }
+
   show(analysis: DocumentAnalysis): void {
     const primary = analysis.targets[0];
     if (analysis.tooLarge) {
@@ -63,6 +69,25 @@ export class PromptStatusBar implements vscode.Disposable {
   }
 }
 
+/** The always-on instructions, when the workspace has any: every chat request carries them first. */
+function instructionLines(a: DocumentAnalysis): string[] {
+  const b = a.instructions;
+  if (!b || b.alwaysOn.length === 0) return [];
+  const files = b.alwaysOn.length === 1 ? '1 file' : `${b.alwaysOn.length} files`;
+  return [
+    '',
+    `**Always-on instructions** (${files}, prepended to every chat request): ${formatTokens(b.tokens, a.count.exact)} tokens` +
+      `${b.tokens > b.maxTokens ? ` — over the ${b.maxTokens.toLocaleString('en-US')}-token budget` : ''}`,
+    '',
+    `| on ${markdownText(b.target)} | TTFT added | $/request | $/1,000 requests |`,
+    '|---|---|---|---|',
+    `| cold | +${formatMs(b.cold.ttftMs)} | ${formatUsd(b.cold.costUsd)} | ${formatUsd(b.cold.costUsd * 1000)} |`,
+    `| warm (${formatTokens(b.cacheableTokens, a.count.exact)} cached) | +${formatMs(b.warm.ttftMs)} | ${formatUsd(b.warm.costUsd)} | ${formatUsd(b.warm.costUsd * 1000)} |`,
+    '',
+    'Sent first and unchanged on every request: the natural cacheable prefix.',
+  ];
+}
+
 function tooltip(a: DocumentAnalysis): vscode.MarkdownString {
   const rows = a.targets.map(
     (t) =>
@@ -75,6 +100,7 @@ function tooltip(a: DocumentAnalysis): vscode.MarkdownString {
       '| target | tokens | TTFT cold | warm | TPOT | $/call |',
       '|---|---|---|---|---|---|',
       ...rows,
+      ...instructionLines(a),
       ...a.targets.flatMap((t) => t.errors).map((e) => `\n$(error) ${markdownText(e)}`),
       '',
       'Click: compare all targets',

@@ -169,7 +169,7 @@ describe('hostile prompt files through the built CLI', function () {
   });
 
   it('control characters and bidi overrides from a file never reach the terminal raw', async () => {
-    writeFileSync(join(dir, 'escape.prompt'), 'Hi {{\u001b[2J\u001b]0;pwned\u0007name\r\u202e}} there');
+    writeFileSync(join(dir, 'escape.prompt'), 'Hi {{name\u001b[2J\u001b]0;pwned\u0007\r\u202e}} there');
     try {
       const run = await cli(dir, ['count', 'escape.prompt']);
       assertHandled(run, 'count escape.prompt');

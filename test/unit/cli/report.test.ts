@@ -29,7 +29,15 @@ describe('prompt-lens report', () => {
     assert.equal(code, 0);
     assert.equal(io.stderr, '');
     const json = JSON.parse(io.stdout) as PromptReport;
-    assert.deepEqual(Object.keys(json), ['schemaVersion', 'target', 'files', 'cacheGroups', 'findings', 'summary']);
+    assert.deepEqual(Object.keys(json), [
+      'schemaVersion',
+      'target',
+      'files',
+      'cacheGroups',
+      'findings',
+      'instructions',
+      'summary',
+    ]);
     assert.equal(json.schemaVersion, 1);
     assert.deepEqual(
       json.files.map((f) => f.file),

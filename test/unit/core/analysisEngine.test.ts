@@ -18,6 +18,7 @@ function config(targetIds: string[]): EngineConfig {
     targets: targetIds.map((id) => resolveTarget(parseTargetId(id), tables)),
     findings: parseFindingSettings({}).settings,
     variablePatterns: [],
+    disabledFormats: [],
   };
 }
 

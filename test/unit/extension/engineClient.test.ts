@@ -32,6 +32,7 @@ describe('EngineClient (the analysis worker)', function () {
       targets: [resolveTarget(parseTargetId('openai/gpt-4o'), tables)],
       findings: parseFindingSettings({}).settings,
       variablePatterns: [],
+      disabledFormats: [],
     });
     assert.equal(engine.running, true);
     const text = 'system:\nBe brief.\nuser:\nWhat changed in the release notes?\n';

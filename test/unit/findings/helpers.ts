@@ -58,5 +58,8 @@ export function promptFile(
     );
     messages.push({ role, text: body, rendered, range: { start, end } });
   }
-  return { text, parsed: { format: 'plain', messages, variables, settings: { sample }, errors: [] } };
+  return {
+    text,
+    parsed: { format: 'plain', engine: 'generic', messages, variables, settings: { sample }, errors: [] },
+  };
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { cacheableTokens, linearCostModel, type CacheRule } from '../../../src/core/findings/costModel';
 import { PrefixCacheAnalyser, updateInSlices } from '../../../src/core/findings/prefixCache';
 import { DEFAULT_FINDING_SETTINGS } from '../../../src/core/findings/settings';
+import { parsePrompt } from '../../../src/core/prompt/parse';
 import type { ChatRole } from '../../../src/core/prompt/types';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
 import type { Tokenizer } from '../../../src/core/tokenize/types';
@@ -10,7 +11,13 @@ import { promptFile, wordTokenizer, words } from './helpers';
 const OPENAI_RULE: CacheRule = { minTokens: 1024, granularity: 128 };
 const BLOCK_RULE: CacheRule = { minTokens: 16, granularity: 16 };
 
-function analyser(rule: CacheRule = BLOCK_RULE, minSharedTokens = 1024, tokenizer: Tokenizer = wordTokenizer) {
+function analyser(
+  rule: CacheRule = BLOCK_RULE,
+  minSharedTokens = 1024,
+  tokenizer: Tokenizer = wordTokenizer,
+  cache: Partial<typeof DEFAULT_FINDING_SETTINGS.cache> = {},
+  rag?: typeof DEFAULT_FINDING_SETTINGS.rag,
+) {
   const costModel = linearCostModel({
     label: 'test model',
     cacheRule: rule,
@@ -23,7 +30,8 @@ function analyser(rule: CacheRule = BLOCK_RULE, minSharedTokens = 1024, tokenize
   return new PrefixCacheAnalyser({
     tokenizer,
     costModel,
-    settings: { ...DEFAULT_FINDING_SETTINGS.cache, minSharedTokens },
+    settings: { ...DEFAULT_FINDING_SETTINGS.cache, minSharedTokens, ...cache },
+    ...(rag ? { rag } : {}),
   });
 }
 
@@ -247,24 +255,24 @@ describe('near misses', () => {
     add(a, 'b', [['system', `${words(50, 'y')} ${words(1500, 's')}`]]);
     assert.equal(a.nearMiss('a'), undefined);
     const d = analyser();
-    add(d, 'a', [['system', `Today is 2025-03-14 ${words(1500, 's')}`]]);
-    add(d, 'b', [['system', `Today is 2025-03-15 ${words(1500, 's')}`]]);
+    add(d, 'a', [['system', `Today is {{today}} ${words(1500, 's')}`]]);
+    add(d, 'b', [['system', `Today is {{date}} ${words(1500, 's')}`]]);
     assert.equal(d.nearMiss('a'), undefined);
   });
 });
 
 describe('cache breakers', () => {
-  it('warns on a date before a long static part with the tokens that moving it would make cacheable', () => {
+  it('warns on a template variable before a long static part with the tokens that moving it would make cacheable', () => {
     const a = analyser();
     const f = add(a, 'a', [
-      ['system', `Today is 2025-03-14\n${words(1500, 's')}`],
+      ['system', `Today is {{today}}\n${words(1500, 's')}`],
       ['user', 'Q: {{question}}'],
     ]);
     const [b, ...rest] = a.breakers('a');
     assert.equal(rest.length, 0);
-    assert.equal(b!.kind, 'date');
-    assert.equal(f.text.slice(b!.range.start, b!.range.end), '2025-03-14');
-    // Static after the date: 1,500 words, the user role token and "Q:"; before it: role token, "Today is".
+    assert.equal(b!.kind, 'variable');
+    assert.equal(f.text.slice(b!.range.start, b!.range.end), '{{today}}');
+    // Static after it: 1,500 words, the user role token and "Q:"; before it: role token, "Today is".
     assert.equal(b!.staticTokensAfter, 1502);
     assert.equal(b!.cacheableNow, 0);
     assert.equal(b!.cacheableIfMoved, 1504);
@@ -272,38 +280,72 @@ describe('cache breakers', () => {
     assert.equal(finding.severity, 'warning');
     assert.match(
       finding.message,
-      /^Cache breaker: date “2025-03-14” comes before 1,502 static tokens; moving it after them would make 1,504 tokens cacheable instead of 0 \(warm TTFT ≈\d+ ms faster on test model\)$/,
+      /^Cache breaker: variable “\{\{today\}\}” changes per request and comes before 1,502 static tokens; moving it after them would make 1,504 tokens cacheable instead of 0 \(warm TTFT ≈\d+ ms faster on test model\)$/,
     );
   });
 
-  it('detects template variables, names, UUIDs and times, and counts earlier dynamic parts', () => {
+  it('literal dates, names, ids, UUIDs and times are static text: no breaker, no warning', () => {
     const a = analyser();
-    add(a, 'v', [['system', `Hello {{user_name}}. ${words(1200, 's')}`]], {});
+    add(a, 'n', [
+      [
+        'system',
+        `Today is 2025-03-14. Session 9f1c2e4a-1b2c-4d3e-8f90-123456789abc at 10:30 for customer: Alice Johnson, order #A12345\n${words(1200, 's')}`,
+      ],
+      ['user', 'Q: {{question}}'],
+    ]);
+    assert.deepEqual(a.breakers('n'), []);
     assert.deepEqual(
-      a.breakers('v').map((b) => [b.kind, b.text]),
-      [['variable', '{{user_name}}']],
+      a.findingsFor('n').map((f) => f.code),
+      [],
     );
+    // The static prefix runs to the first real variable, past every literal value.
+    assert.equal(a.staticPrefix('n')?.tokens, 1 + 13 + 1200 + 1 + 1);
+  });
+
+  it('with cache.dynamicHints, look-alikes are information hints that count the earlier ones', () => {
+    const a = analyser(BLOCK_RULE, 1024, wordTokenizer, { dynamicHints: true });
     add(a, 'n', [
       [
         'system',
         `Session 9f1c2e4a-1b2c-4d3e-8f90-123456789abc at 10:30 for customer: Alice Johnson\n${words(1200, 's')}`,
       ],
     ]);
-    const found = a.breakers('n');
+    assert.deepEqual(a.breakers('n'), []);
     assert.deepEqual(
-      found.map((b) => [b.kind, b.text, b.dynamicBefore]),
+      a.hints('n').map((b) => [b.kind, b.text, b.dynamicBefore]),
       [['name', 'Alice Johnson', 2]],
     );
+    const hint = a.findingsFor('n').find((x) => x.code === 'dynamic-hint')!;
+    assert.equal(hint.severity, 'information');
+    assert.match(hint.message, /^Looks like a value you may template later: name “Alice Johnson” is static text now/);
+    assert.deepEqual(analyser().hints('n'), [], 'off unless asked for');
+  });
+
+  it('detects template variables and control blocks, and counts earlier dynamic parts', () => {
+    const a = analyser();
+    add(a, 'v', [['system', `Hello {{user_name}}. ${words(1200, 's')}`]], {});
+    assert.deepEqual(
+      a.breakers('v').map((b) => [b.kind, b.text]),
+      [['variable', '{{user_name}}']],
+    );
+    // A real parse: `{% if %}…{% endif %}` is one dynamic block, whatever static text it holds.
+    const text = `system:\nYou help {{ customer }}.\n{% if vip %}\nOffer priority shipping.\n{% endif %}\n${words(1200, 's')}\n`;
+    a.update('b.prompt', text, parsePrompt('b.prompt', text));
+    const found = a.breakers('b.prompt');
+    assert.deepEqual(
+      found.map((b) => [b.kind, b.text.replace(/\n/g, ' '), b.dynamicBefore]),
+      [['block', '{% if vip %} Offer priority shipping. {% endif %}', 1]],
+    );
     assert.match(
-      a.findingsFor('n').find((x) => x.code === 'cache-breaker')!.message,
-      /moving it and the 2 dynamic parts before it after them/,
+      a.findingsFor('b.prompt').find((x) => x.code === 'cache-breaker')!.message,
+      /moving it and the dynamic part before it after them/,
     );
   });
 
   it('warns when the static parts around a dynamic one only reach the provider minimum together', () => {
     const a = analyser(OPENAI_RULE);
     add(a, 'a', [
-      ['system', `${words(599, 's')} 2025-03-14 ${words(600, 't')}`],
+      ['system', `${words(599, 's')} {{today}} ${words(600, 't')}`],
       ['user', 'Q: {{question}}'],
     ]);
     const [b] = a.breakers('a');
@@ -312,39 +354,71 @@ describe('cache breakers', () => {
     assert.equal(b?.cacheableIfMoved, 1152);
   });
 
-  it('treats retrieved context as dynamic when given the RAG settings, and ignores dates inside it', () => {
-    const costModel = linearCostModel({
-      label: 'm',
-      cacheRule: BLOCK_RULE,
-      baseMs: 0,
-      msPerToken: 1,
-      msPerCachedToken: 0,
-      usdPerMillionInput: 1,
-      usdPerMillionCached: 0,
+  it('retrieval slots are named as such; a literal retrieved block is static (a hint when asked for)', () => {
+    const a = analyser(BLOCK_RULE, 1024, wordTokenizer, { dynamicHints: true }, DEFAULT_FINDING_SETTINGS.rag);
+    add(a, 'slot', [['system', `<context>\n{{context}}\n</context>\n${words(1500, 's')}`]], {
+      context: words(50, 'd'),
     });
-    const a = new PrefixCacheAnalyser({
-      tokenizer: wordTokenizer,
-      costModel,
-      settings: DEFAULT_FINDING_SETTINGS.cache,
-      rag: DEFAULT_FINDING_SETTINGS.rag,
-    });
-    add(a, 'a', [['system', `<context>\nPublished 2025-03-14 ${words(50, 'd')}\n</context>\n${words(1500, 's')}`]]);
     assert.deepEqual(
-      a.breakers('a').map((b) => [b.kind, b.text, b.staticTokensAfter]),
-      [['retrieved context', '<context>', 1500]],
+      a.breakers('slot').map((b) => [b.kind, b.text, b.staticTokensAfter]),
+      [['retrieved context', '{{context}}', 1501]],
     );
-    const plain = analyser();
-    add(plain, 'a', [['system', `<context>\nPublished 2025-03-14 ${words(50, 'd')}\n</context>\n${words(1500, 's')}`]]);
+    add(a, 'literal', [
+      ['system', `<context>\nPublished 2025-03-14 ${words(50, 'd')}\n</context>\n${words(1500, 's')}`],
+    ]);
+    assert.deepEqual(a.breakers('literal'), []);
+    // The date inside the literal block is part of it, not a hint of its own.
     assert.deepEqual(
-      plain.breakers('a').map((b) => b.kind),
-      ['date'],
+      a.hints('literal').map((b) => [b.kind, b.text]),
+      [['literal retrieved context', '<context>']],
     );
+  });
+
+  it('what the user declares dynamic breaks the cache: the setting and a prompt-lens-dynamic pragma', () => {
+    const a = analyser(BLOCK_RULE, 1024, wordTokenizer, { dynamicPatterns: ['Today is \\S+'] });
+    add(a, 'a', [['system', `Today is Friday. ${words(1200, 's')}`]]);
+    assert.deepEqual(
+      a.breakers('a').map((b) => [b.kind, b.text]),
+      [['declared', 'Today is Friday.']],
+    );
+    const p = analyser();
+    add(p, 'b', [['system', `<!-- prompt-lens-dynamic Order #\\d+ -->\nOrder #4711 ${words(1200, 's')}`]]);
+    assert.deepEqual(
+      p.breakers('b').map((b) => [b.kind, b.text]),
+      [['declared', 'Order #4711']],
+    );
+  });
+
+  it('the static prefix ends at the first dynamic element in request order (system messages first)', () => {
+    const a = analyser();
+    // The user message comes first in the file, but the request sends the system message first.
+    const f = add(a, 'a', [
+      ['user', 'Q: {{question}}'],
+      ['system', words(1500, 's')],
+    ]);
+    const prefix = a.staticPrefix('a')!;
+    assert.equal(prefix.tokens, 1 + 1500 + 1 + 1);
+    assert.equal(f.text.slice(prefix.endOffset, prefix.endOffset + 12), '{{question}}');
+    assert.equal(prefix.dynamic?.text, '{{question}}');
+    assert.equal(prefix.cacheableTokens, 1488);
+    assert.deepEqual(a.breakers('a'), [], 'nothing static follows the variable');
+  });
+
+  it('files never share a cache past a dynamic element, however alike their text', () => {
+    const a = analyser();
+    add(a, 'a', [['system', `Hi {{user}}. ${words(2000, 's')}`]]);
+    add(a, 'b', [['system', `Hi {{user}}. ${words(2000, 's')}`]]);
+    assert.equal(a.groupOf('a'), undefined);
+    const s = analyser();
+    add(s, 'a', [['system', `${words(2000, 's')} Hi {{user}}.`]]);
+    add(s, 'b', [['system', `${words(2000, 's')} Hi {{user}}.`]]);
+    assert.equal(s.groupOf('a')?.sharedTokens, 1 + 2000 + 1);
   });
 
   it('stays quiet when the static part after the dynamic one is short', () => {
     const a = analyser();
     add(a, 'a', [
-      ['system', `${words(1500, 's')} Today is 2025-03-14.`],
+      ['system', `${words(1500, 's')} Today is {{today}}.`],
       ['user', 'Q: {{question}}'],
     ]);
     assert.deepEqual(a.breakers('a'), []);

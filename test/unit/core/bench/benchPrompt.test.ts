@@ -5,6 +5,7 @@ import type { ParsedPrompt } from '../../../../src/core/prompt/types';
 
 const prompt = (extra: Partial<ParsedPrompt> = {}): ParsedPrompt => ({
   format: 'prompty',
+  engine: 'jinja2',
   messages: [
     { role: 'system', text: 'Hi {{name}}', rendered: 'Hi Ada', range: { start: 0, end: 11 } },
     { role: 'user', text: 'Go', rendered: 'Go', range: { start: 12, end: 14 } },
