@@ -37,7 +37,13 @@ describe('one count on every surface', () => {
         const text = readFileSync(join(EXAMPLES, file), 'utf8');
         const target = resolveTarget(parseTargetId(targetId), tables);
         const engine = new AnalysisEngine();
-        engine.configure({ tables, targets: [target], findings: DEFAULT_FINDING_SETTINGS, variablePatterns: [], disabledFormats: [] });
+        engine.configure({
+          tables,
+          targets: [target],
+          findings: DEFAULT_FINDING_SETTINGS,
+          variablePatterns: [],
+          disabledFormats: [],
+        });
         const counted = await engine.count({ key: file, file, fileName: file, text, version: 1, edits: [] });
         const editor = counted!.counts[targetTokenizer(target)]!.inputTokens;
         assert.ok(editor > 0);
