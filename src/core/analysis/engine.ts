@@ -378,7 +378,8 @@ function targetsFor(
 
 /**
  * Shared prefix with other workspace prompts when there is one; else the static prefix up to the
- * first dynamic element (`firstDynamic`: a variable, a retrieval slot, a declared pattern); a file
+ * first dynamic element (`firstDynamic`: a variable, a retrieval slot, a declared pattern) or
+ * retrieved-context region (written-out ones included); either way never past that point. A file
  * with none is an instruction file (sent whole, first, on every request) or a prompt whose system
  * prompt repeats on every call.
  */
@@ -389,11 +390,12 @@ function cacheablePrefix(
   count: PromptCount,
   alwaysOn: boolean,
 ): Cacheable | undefined {
-  const member = analyser.groupOf(file)?.members.find((m) => m.file === file);
-  if (member && member.cacheableTokens > 0)
-    return { tokens: member.cacheableTokens, endOffset: member.prefixEnd, source: 'shared with other prompts' };
-  const prefix = analyser.staticPrefix(file);
+  // Warm figures never count retrieved context as cached, written out in the file or not.
+  const prefix = analyser.staticPrefix(file, { endAtRetrievedContext: true });
   if (!prefix) return undefined;
+  const member = analyser.groupOf(file)?.members.find((m) => m.file === file);
+  if (member && member.cacheableTokens > 0 && member.cacheableTokens <= prefix.cacheableTokens)
+    return { tokens: member.cacheableTokens, endOffset: member.prefixEnd, source: 'shared with other prompts' };
   if (prefix.dynamic)
     return prefix.cacheableTokens > 0
       ? { tokens: prefix.cacheableTokens, endOffset: prefix.endOffset, source: 'static' }

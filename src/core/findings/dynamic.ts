@@ -127,6 +127,23 @@ export function firstDynamic(parsed: ParsedPrompt, spans: readonly DynamicSpan[]
   return undefined;
 }
 
+/**
+ * The spans with every retrieved-context region added, written-out ones included: a warm-cache
+ * estimate must not count documents as cached even where this file holds a captured sample of them
+ * (the next request retrieves others), so for warm figures these end the static prefix too.
+ */
+export function withRetrievedContext(
+  parsed: ParsedPrompt,
+  text: string,
+  spans: readonly DynamicSpan[],
+  rag: FindingSettings['rag'],
+): DynamicSpan[] {
+  const regions = detectRegions(parsed, text, rag).map(
+    (r): DynamicSpan => ({ kind: 'retrieved context', range: { ...r.range }, text: r.marker }),
+  );
+  return regions.length === 0 ? [...spans] : merged([...spans, ...regions], text);
+}
+
 /** Every match of `re` inside the messages (not front matter), a `v` group narrowing it to the value. */
 function matchesInMessages(parsed: ParsedPrompt, text: string, re: RegExp, kind: DynamicSpan['kind']): DynamicSpan[] {
   const found: DynamicSpan[] = [];

@@ -2,7 +2,7 @@ import type { ParsedPrompt, SourceRange } from '../prompt/types';
 import { Slicer } from '../slicer';
 import type { Tokenizer } from '../tokenize/types';
 import { cacheableTokens, type FindingCostModel } from './costModel';
-import { dynamicSpans, firstDynamic, literalHints, type DynamicSpan } from './dynamic';
+import { dynamicSpans, firstDynamic, literalHints, withRetrievedContext, type DynamicSpan } from './dynamic';
 import { formatCount, formatMs, formatUsd } from '../format';
 import type { InstructionSource } from './instructions';
 import { readPragmas } from './pragma';
@@ -254,15 +254,22 @@ export class PrefixCacheAnalyser {
   /**
    * The static prefix of a file's request: up to its first dynamic element (`firstDynamic`), in
    * tokens of the request and as a file offset. What a warm cache can serve on every call.
+   * `endAtRetrievedContext`: a retrieved-context region written out in the file (an XML block, a
+   * "Context" heading) ends it too, as warm estimates need; without it, literal text is static.
    */
-  staticPrefix(file: string): StaticPrefix | undefined {
+  staticPrefix(file: string, options: { endAtRetrievedContext?: boolean } = {}): StaticPrefix | undefined {
     const entry = this.entries.get(file);
     if (!entry) return undefined;
-    const dynamic = firstDynamic(entry.parsed, this.dynamicOf(entry));
+    const spans =
+      options.endAtRetrievedContext && this.options.rag
+        ? withRetrievedContext(entry.parsed, entry.text, this.dynamicOf(entry), this.options.rag)
+        : this.dynamicOf(entry);
+    const dynamic = firstDynamic(entry.parsed, spans);
     const total = entry.request.tokens.length;
+    const tokens = dynamic ? this.tokenIndexAt(entry, dynamic.range.start) : total;
     return {
-      tokens: entry.staticTokens,
-      cacheableTokens: cacheableTokens(entry.staticTokens, total, this.options.costModel.cacheRule),
+      tokens,
+      cacheableTokens: cacheableTokens(tokens, total, this.options.costModel.cacheRule),
       endOffset: dynamic ? dynamic.range.start : this.sourceOffset(entry, total),
       ...(dynamic ? { dynamic } : {}),
     };

@@ -110,6 +110,21 @@ describe('AnalysisEngine', () => {
     );
   });
 
+  it('the cacheable prefix (warm figures) never holds retrieved context, even written out and shared', async () => {
+    const engine = engineWith(['openai/gpt-4o']);
+    const system = `${policy(150)}\n<documents>\n${policy(60)}\n</documents>`;
+    const other = `system:\n${system}\nuser:\nWhere is my parcel?\n`;
+    const mine = `system:\n${system}\nuser:\nCan I return shoes after 40 days?\n`;
+    await engine.scan('openai/gpt-4o', [{ path: 'support/other.prompt', text: other }]);
+    await engine.count({ ...request(mine, 1), file: 'support/mine.prompt' });
+    const result = (await engine.findings('doc', 1))!;
+    // The two files share the documents too (the group says so), but a warm request retrieves others.
+    assert.ok(result.findings.some((f) => f.code === 'prefix-cache'));
+    assert.equal(result.cacheable?.source, 'static');
+    assert.ok(result.cacheable!.tokens >= 1024, `${result.cacheable?.tokens} tokens`);
+    assert.ok(result.cacheable!.endOffset <= mine.indexOf('<documents>'), `${result.cacheable!.endOffset}`);
+  });
+
   it('answers nothing for findings of a version that is not the latest counted', async () => {
     const engine = engineWith(['openai/gpt-4o']);
     await engine.count(request('user:\nHello there\n', 1));

@@ -39,17 +39,24 @@ describe('one definition of "prompt file" (core/prompt/formats.ts)', () => {
     }
   });
 
-  it('the matcher, the format and the when clause agree on each built-in suffix', () => {
+  it('the matcher, the format and the when clause agree on each built-in glob', () => {
     const matches = promptFileMatcher([]);
     const when = /resourceFilename =~ \/(.*)\/$/.exec(promptFileWhenClause())![1]!;
-    for (const format of PROMPT_FORMATS)
-      for (const suffix of format.suffixes) {
-        const path = `deep/dir/Name${suffix}`;
+    for (const format of PROMPT_FORMATS) {
+      // A path each of its globs matches (`.cursor/rules/**/*.mdc`: an .mdc elsewhere is no rule).
+      const globs = format.globs ?? [
+        ...format.suffixes.map((s) => `**/*${s}`),
+        ...(format.names ?? []).map((n) => `**/${n}`),
+      ];
+      for (const glob of globs) {
+        const path = glob.replaceAll('**/', 'deep/dir/').replaceAll('*', 'Name');
         assert.equal(formatOf(path), format.id, path);
         assert.equal(matches(path), format.builtin, `matcher on ${path}`);
+        // Instruction files are prepended to requests, not requests of their own: no Benchmark button.
         const byWhen = format.language !== undefined || new RegExp(when).test(path);
-        assert.equal(byWhen, format.builtin, `when clause on ${path}`);
+        assert.equal(byWhen, format.builtin && !format.instructions, `when clause on ${path}`);
       }
+    }
     assert.equal(promptFileMatcher()('prompts/guide.md'), true, 'default include globs');
     assert.equal(formatOf('notes.txt'), 'plain');
   });

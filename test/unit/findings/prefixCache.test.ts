@@ -404,6 +404,29 @@ describe('cache breakers', () => {
     assert.deepEqual(a.breakers('a'), [], 'nothing static follows the variable');
   });
 
+  it('for warm figures, a retrieved-context block written out in the file ends the static prefix too', () => {
+    const a = analyser(BLOCK_RULE, 1024, wordTokenizer, {}, DEFAULT_FINDING_SETTINGS.rag);
+    const f = add(a, 'a', [
+      ['system', `${words(300, 's')}\n<documents>\n${words(500, 'd')}\n</documents>\n${words(100, 't')}`],
+      ['user', 'Q: {{question}}'],
+    ]);
+    // Literal text is static: the plain static prefix runs past the documents to the variable.
+    const literal = a.staticPrefix('a')!;
+    assert.equal(literal.dynamic?.text, '{{question}}');
+    assert.equal(literal.tokens, 1 + 300 + 2 + 500 + 100 + 1 + 1);
+    const warm = a.staticPrefix('a', { endAtRetrievedContext: true })!;
+    assert.equal(warm.dynamic?.kind, 'retrieved context');
+    assert.equal(f.text.slice(warm.endOffset, warm.endOffset + 11), '<documents>');
+    assert.equal(warm.tokens, 1 + 300);
+    assert.equal(warm.cacheableTokens, 288);
+    // Templated context ends it either way.
+    add(a, 'b', [['system', `${words(300, 's')}\n{{retrieved_documents}}\n${words(500, 't')}`]], {
+      retrieved_documents: 'doc',
+    });
+    assert.equal(a.staticPrefix('b')?.tokens, 1 + 300);
+    assert.equal(a.staticPrefix('b', { endAtRetrievedContext: true })?.tokens, 1 + 300);
+  });
+
   it('files never share a cache past a dynamic element, however alike their text', () => {
     const a = analyser();
     add(a, 'a', [['system', `Hi {{user}}. ${words(2000, 's')}`]]);
