@@ -1,6 +1,6 @@
 import type { ParsedPrompt, SourceRange, TemplateVariable } from '../prompt/types';
 import { detectRegions } from './rag';
-import { requestOrder } from './request';
+import { lastWhere, requestOrder } from './request';
 import type { FindingSettings } from './settings';
 
 /**
@@ -114,14 +114,7 @@ export function firstDynamic(parsed: ParsedPrompt, spans: readonly DynamicSpan[]
   for (const index of requestOrder(parsed)) {
     const { start, end } = (parsed.messages[index] as ParsedPrompt['messages'][number]).range;
     // Spans are sorted: the first one starting inside this message, by binary search.
-    let lo = 0;
-    let hi = spans.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((spans[mid] as DynamicSpan).range.start < start) lo = mid + 1;
-      else hi = mid;
-    }
-    const first = spans[lo];
+    const first = spans[lastWhere(spans.length, (i) => (spans[i] as DynamicSpan).range.start < start) + 1];
     if (first && first.range.start < Math.max(end, start + 1)) return first;
   }
   return undefined;
