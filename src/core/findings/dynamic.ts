@@ -131,9 +131,11 @@ export function withRetrievedContext(
   spans: readonly DynamicSpan[],
   rag: FindingSettings['rag'],
 ): DynamicSpan[] {
-  const regions = detectRegions(parsed, text, rag).map(
-    (r): DynamicSpan => ({ kind: 'retrieved context', range: { ...r.range }, text: r.marker }),
-  );
+  const regions = detectRegions(parsed, text, rag).map((r): DynamicSpan => ({
+    kind: 'retrieved context',
+    range: { ...r.range },
+    text: r.marker,
+  }));
   return regions.length === 0 ? [...spans] : merged([...spans, ...regions], text);
 }
 
