@@ -86,6 +86,7 @@ export const RESTRICTED_SETTINGS = [
   'maxFileBytes',
   'rag.pattern',
   'rag.slotPattern',
+  'cache.dynamicPatterns',
 ] as const;
 
 /** List settings whose user, workspace and folder values add up instead of overriding each other. */

@@ -54,7 +54,14 @@ describe('settings: one schema for every promptLens.* key', () => {
     const restricted = RESTRICTED_SETTINGS.map((k) => `promptLens.${k}`);
     assert.deepEqual([...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(), restricted.sort());
     for (const key of restricted) assert.ok(key in contributed, `${key} is contributed`);
-    for (const key of ['include', 'variablePatterns', 'maxFileBytes', 'rag.pattern', 'rag.slotPattern'])
+    for (const key of [
+      'include',
+      'variablePatterns',
+      'maxFileBytes',
+      'rag.pattern',
+      'rag.slotPattern',
+      'cache.dynamicPatterns',
+    ])
       assert.ok((RESTRICTED_SETTINGS as readonly string[]).includes(key), `${key} is restricted`);
   });
 
