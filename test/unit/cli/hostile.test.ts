@@ -8,7 +8,7 @@ import { dataUrl, largeProse, writeHostileFiles } from '../helpers/hostileFiles'
 
 /** A result (0, or 1 for a benchmark whose requests all failed) or one line on stderr with exit 2; never a crash. */
 function assertHandled(run: CliRun, what: string, allowed: readonly number[] = [0]): void {
-  assert.ok(run.ms < LIMIT_MS, `${what}: took ${run.ms.toFixed(0)} ms`);
+  assert.ok(run.cpuMs < LIMIT_MS, `${what}: took ${run.cpuMs.toFixed(0)} ms of CPU (NaN: killed as hung)`);
   assert.doesNotMatch(
     run.stderr,
     /\n\s+at |FATAL|Last few GCs|internal error/,
@@ -36,8 +36,8 @@ async function inPairs<T>(jobs: Array<() => Promise<T>>): Promise<T[]> {
 }
 
 describe('hostile prompt files through the built CLI', function () {
-  // Some tests run 20+ CLI processes; on the shared 2-core machine (load 15–20) that took > 120 s.
-  this.timeout(300_000);
+  // Some tests run 20+ CLI processes; on the shared 2-core machine (load 15–25) that took > 120 s.
+  this.timeout(900_000);
   let dir: string;
   let names: string[];
 
