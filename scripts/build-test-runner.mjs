@@ -20,6 +20,8 @@ export async function buildTestRunner() {
     external: ['vscode'],
     sourcemap: 'inline',
     logLevel: 'warning',
+    // As in esbuild.mjs: jsonc-parser's UMD entry has dynamic requires a bundle cannot follow.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   };
   await esbuild.build({
     ...common,
