@@ -12,6 +12,7 @@ import { reportCommand, REPORT_USAGE } from './commands/report';
 import { serveSimCommand, SERVE_SIM_USAGE } from './commands/serveSim';
 import { targetsCommand, TARGETS_USAGE } from './commands/targets';
 import { EXIT, terminalSafe, UsageError, type CliIo } from './io';
+import { decodeFileText } from '../core/prompt/fileText';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
@@ -75,7 +76,7 @@ export function processIo(): CliIo {
   return {
     out: (text) => process.stdout.write(terminalSafe(text)),
     err: (text) => process.stderr.write(terminalSafe(text)),
-    readFile: (path) => readFile(path, 'utf8'),
+    readFile: async (path) => decodeFileText(await readFile(path)),
     fileSize: async (path) => {
       const info = await stat(path);
       if (info.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' });

@@ -22,6 +22,7 @@ import { KeyedTimers } from '../keyedTimers';
 import { findPromptFiles, isPromptDocument } from '../promptDocuments';
 import type { ExtensionTables } from '../tables';
 import { EngineClient } from './engineClient';
+import { decodeFileText } from '../../core/prompt/fileText';
 
 /** From this size, findings (tens of milliseconds per pass on a megabyte) wait for a pause in typing. */
 const DEFERRED_FINDINGS_CHARS = 200_000;
@@ -329,7 +330,7 @@ export class PromptAnalyzer implements vscode.Disposable {
         try {
           const document = open.get(uri.toString());
           const bytes = document ? undefined : await vscode.workspace.fs.readFile(uri);
-          const text = document ? document.getText() : new TextDecoder().decode(bytes);
+          const text = document ? document.getText() : decodeFileText(bytes);
           if ((bytes?.byteLength ?? Buffer.byteLength(text)) > config.maxFileBytes) continue;
           sources.push({ path: vscode.workspace.asRelativePath(uri, false), text });
         } catch {

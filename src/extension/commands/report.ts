@@ -7,6 +7,7 @@ import type { PromptAnalyzer } from '../analysis/analyzer';
 import { writeAtomically } from '../bench/history';
 import { readSettings } from '../settings';
 import { findPromptFiles } from '../promptDocuments';
+import { decodeFileText } from '../../core/prompt/fileText';
 
 /**
  * "Show Workspace Report": every prompt file (open ones with their unsaved text) on the primary
@@ -28,7 +29,7 @@ export async function showWorkspaceReport(analyzer: PromptAnalyzer, storage: vsc
     if (!open && (!bytes || bytes.byteLength > settings.maxFileBytes)) continue;
     inputs.push({
       path: vscode.workspace.asRelativePath(uri, false),
-      text: open ? open.getText() : new TextDecoder().decode(bytes),
+      text: open ? open.getText() : decodeFileText(bytes),
     });
   }
   const report = await analyzer.report(inputs);

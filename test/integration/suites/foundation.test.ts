@@ -1,9 +1,19 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { countPrompt } from '../../../src/core/count';
+import { decodeFileText } from '../../../src/core/prompt/fileText';
 import { parsePrompt } from '../../../src/core/prompt/parse';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
-import { cleanWorkbench, EXTENSION_ID, extensionApi, hoverTexts, openPrompt, screenshot, waitFor } from '../helpers';
+import {
+  cleanWorkbench,
+  EXTENSION_ID,
+  extensionApi,
+  hoverTexts,
+  openPrompt,
+  screenshot,
+  waitFor,
+  workspaceFile,
+} from '../helpers';
 
 /** The default primary target is llama-3.1-70b, counted with the Llama 3 tokenizer. */
 function expectedTokens(document: vscode.TextDocument): number {
@@ -52,6 +62,29 @@ describe('foundation', () => {
         : undefined,
     );
     assert.match(text, /tok · TTFT ≈ [\d.]+ m?s · \$[\d.]+$/);
+  });
+
+  it("a file's leading byte-order mark is not counted: the editor counts the text the CLI reads", async () => {
+    const uri = workspaceFile('bom-check.prompt');
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('Hello there.\nuser:\nHi')]);
+    await vscode.workspace.fs.writeFile(uri, bytes);
+    try {
+      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+      // prompt-lens count reads files through decodeFileText; VS Code drops the BOM the same way.
+      assert.equal(editor.document.getText(), decodeFileText(bytes));
+      const expected = expectedTokens(editor.document);
+      const withBom = countPrompt(
+        parsePrompt(uri.fsPath, `\uFEFF${editor.document.getText()}`),
+        getTokenizer('llama3'),
+      );
+      assert.notEqual(withBom.inputTokens, expected, 'the BOM would change the count');
+      const texts = await hoverTexts(uri, new vscode.Position(0, 2));
+      const hover = texts.find((t) => t.includes('Prompt Latency Lens')) ?? '';
+      assert.ok(hover.includes(`prompt **${expected.toLocaleString('en-US')}** tokens`), hover);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await vscode.workspace.fs.delete(uri);
+    }
   });
 
   it('has no hover on a file that is not a prompt', async () => {

@@ -1,13 +1,47 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../../src/cli/main';
+import { processIo, runCli } from '../../../src/cli/main';
+import { decodeFileText } from '../../../src/core/prompt/fileText';
 import { memoryIo } from '../helpers/memoryIo';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
 
 const fixture = (name: string): string => readFileSync(join(__dirname, '../../fixtures/prompts', name), 'utf8');
 
 describe('prompt-lens count', () => {
+  it("does not count a file's leading byte-order mark, as the editor does not (one rule: decodeFileText)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prompt-lens-bom-'));
+    try {
+      const text = 'Hello there.\nuser:\nHi';
+      writeFileSync(join(dir, 'bom.prompt'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]));
+      writeFileSync(join(dir, 'plain.prompt'), text);
+      writeFileSync(join(dir, 'two.prompt'), `\uFEFF\uFEFF${text}`);
+      let stdout = '';
+      const io = { ...processIo(), cwd: dir, out: (t: string) => void (stdout += t), err: () => undefined };
+      const files = ['bom.prompt', 'plain.prompt', 'two.prompt'].map((f) => join(dir, f));
+      assert.equal(await runCli(['count', '--json', ...files], io), 0);
+      const [bom, plain, two] = JSON.parse(stdout) as Array<{ contentTokens: number }>;
+      const o200k = getTokenizer('o200k_base');
+      assert.equal(bom?.contentTokens, plain?.contentTokens);
+      assert.equal(bom?.contentTokens, o200k.count('Hello there.') + o200k.count('Hi'));
+      // The BOM would have changed the count, and only the first one is the encoding's.
+      assert.notEqual(o200k.count('\uFEFFHello there.'), o200k.count('Hello there.'));
+      assert.equal(two?.contentTokens, o200k.count('\uFEFFHello there.') + o200k.count('Hi'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('decodeFileText: UTF-8, one leading BOM dropped, any other U+FEFF kept, invalid bytes as U+FFFD', () => {
+    const bytes = (...b: number[]): Uint8Array => Uint8Array.from(b);
+    assert.equal(decodeFileText(bytes(0xef, 0xbb, 0xbf, 0x61)), 'a');
+    assert.equal(decodeFileText(bytes(0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf)), '\uFEFF');
+    assert.equal(decodeFileText(bytes(0x61, 0xef, 0xbb, 0xbf)), 'a\uFEFF');
+    assert.equal(decodeFileText(bytes(0x61, 0xff, 0x62)), 'a\uFFFDb');
+    assert.equal(decodeFileText(undefined), '');
+  });
+
   it('prints per-file counts as JSON with the documented fields', async () => {
     const text = 'System: be brief.\r\nUser: hi  \n';
     const io = memoryIo({ 'a.prompt': text });
