@@ -141,7 +141,7 @@ function reuse(
   const counter = previous?.whole;
   if (!counter || counter.tokenizer !== tokenizer || edits.length === 0) return undefined;
   for (const edit of edits) counter.apply(edit);
-  return counter.currentText === text ? counter : undefined;
+  return counter.hasText(text) ? counter : undefined;
 }
 
 /** The previous long-message counter at this index, moved to the message's new text. */

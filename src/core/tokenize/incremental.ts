@@ -15,24 +15,36 @@ export const CHUNK_TARGET = 2048;
 /** A first count in slices counts windows of about this many units between pauses (≈ 2–5 ms each). */
 const WINDOW = 32_768;
 
+/** A chunk with its text, as the counter keeps it. */
+interface TextChunk {
+  text: string;
+  tokens: number;
+}
+
 /**
  * Keeps a text's token count by chunk, so an edit re-tokenises only the chunks it touches (cut at
  * boundaries the split pattern never joins across; see boundaries.ts) instead of the whole text.
  * The chunks come from the counting pass itself (Tokenizer.countChunks), so a first count costs what
- * a plain count does.
+ * a plain count does. The text is kept as its chunks' texts: an edit rebuilds a few kilobytes, never
+ * the whole text (re-joining and copying a megabyte per keystroke cost more than the count).
  */
 export class IncrementalCounter {
-  private chunks: Chunk[];
+  private chunks: TextChunk[];
   private base: number;
+  private size: number;
+  /** The whole text, kept until an edit and re-joined on demand. */
+  private joined: string | undefined;
 
   constructor(
     readonly tokenizer: Tokenizer,
-    private text: string,
+    text: string,
     private readonly target = CHUNK_TARGET,
     counted?: Chunk[],
   ) {
-    this.chunks = counted ?? tokenizer.countChunks(text, target);
+    this.chunks = withTexts(text, counted ?? tokenizer.countChunks(text, target));
     this.base = sum(this.chunks);
+    this.size = text.length;
+    this.joined = text;
   }
 
   /**
@@ -62,8 +74,25 @@ export class IncrementalCounter {
     return this.tokenizer.finish(this.base);
   }
 
+  /** Length of the current text in UTF-16 units (without joining it). */
+  get length(): number {
+    return this.size;
+  }
+
   get currentText(): string {
-    return this.text;
+    this.joined ??= this.chunks.map((c) => c.text).join('');
+    return this.joined;
+  }
+
+  /** Whether the current text is `text`, compared chunk by chunk (nothing is joined or copied). */
+  hasText(text: string): boolean {
+    if (text.length !== this.size) return false;
+    let at = 0;
+    for (const chunk of this.chunks) {
+      if (text.slice(at, at + chunk.text.length) !== chunk.text) return false;
+      at += chunk.text.length;
+    }
+    return true;
   }
 
   /**
@@ -71,58 +100,59 @@ export class IncrementalCounter {
    * that know the new text but not the edit.
    */
   updateTo(text: string): number {
-    const old = this.text;
+    const old = this.currentText;
     if (text === old) return this.count;
     const max = Math.min(old.length, text.length);
     const prefix = commonLength(old, text, max, (s, from, to) => s.slice(from, to));
     const suffix = commonLength(old, text, max - prefix, (s, from, to) => s.slice(s.length - to, s.length - from));
-    return this.apply({
+    const count = this.apply({
       offset: prefix,
       removed: old.length - prefix - suffix,
       inserted: text.slice(prefix, text.length - suffix),
     });
+    this.joined = text;
+    return count;
   }
 
   /** Applies one edit and returns the new count. Offsets outside the text are clamped. */
   apply(edit: TextEdit): number {
-    const offset = clamp(edit.offset, 0, this.text.length);
-    const removedEnd = clamp(offset + edit.removed, offset, this.text.length);
+    const offset = clamp(edit.offset, 0, this.size);
+    const removedEnd = clamp(offset + edit.removed, offset, this.size);
     // The chunk holding offset-1 starts at a boundary whose two neighbouring characters precede the
     // edit; the chunk holding removedEnd ends at one whose neighbours follow it. Both stay valid.
-    const first = this.chunkIndexAt(Math.max(0, offset - 1));
-    const last = this.chunkIndexAt(removedEnd);
-    const regionStart = this.startOf(first);
-    const regionEnd =
-      last < this.chunks.length ? this.startOf(last) + (this.chunks[last] as Chunk).length : this.text.length;
-
-    this.text = this.text.slice(0, offset) + edit.inserted + this.text.slice(removedEnd);
-    const delta = edit.inserted.length - (removedEnd - offset);
-    const replaced = this.countChunks(regionStart, regionEnd + delta);
-    const removedChunks = this.chunks.splice(first, Math.min(last, this.chunks.length - 1) - first + 1, ...replaced);
-    this.base += sum(replaced) - sum(removedChunks);
+    const [first, regionStart] = this.chunkAt(Math.max(0, offset - 1));
+    const [last] = this.chunkAt(removedEnd);
+    const touched = this.chunks.slice(first, last + 1);
+    const region = touched.map((c) => c.text).join('');
+    const edited = region.slice(0, offset - regionStart) + edit.inserted + region.slice(removedEnd - regionStart);
+    const replaced = withTexts(edited, this.tokenizer.countChunks(edited, this.target));
+    this.chunks.splice(first, touched.length, ...replaced);
+    this.base += sum(replaced) - sum(touched);
+    this.size += edit.inserted.length - (removedEnd - offset);
+    this.joined = undefined;
     return this.count;
   }
 
-  private countChunks(start: number, end: number): Chunk[] {
-    return this.tokenizer.countChunks(this.text.slice(start, end), this.target);
-  }
-
-  /** Index of the chunk containing `position` (the last chunk for the end of the text). */
-  private chunkIndexAt(position: number): number {
+  /** The index of the chunk holding `position` (the last chunk for the end of the text), and its start. */
+  private chunkAt(position: number): [index: number, start: number] {
     let start = 0;
     for (let i = 0; i < this.chunks.length; i++) {
-      const length = (this.chunks[i] as Chunk).length;
-      if (position < start + length) return i;
+      const length = (this.chunks[i] as TextChunk).text.length;
+      if (position < start + length || i === this.chunks.length - 1) return [i, start];
       start += length;
     }
-    return Math.max(0, this.chunks.length - 1);
+    return [0, 0];
   }
+}
 
-  private startOf(index: number): number {
-    let start = 0;
-    for (let i = 0; i < index; i++) start += (this.chunks[i] as Chunk).length;
-    return start;
-  }
+/** The chunks' texts, cut from `text` by their lengths. */
+function withTexts(text: string, chunks: readonly Chunk[]): TextChunk[] {
+  let from = 0;
+  return chunks.map(({ length, tokens }) => {
+    const chunk = { text: text.slice(from, from + length), tokens };
+    from += length;
+    return chunk;
+  });
 }
 
 /**
@@ -148,7 +178,7 @@ function commonLength(
   return n;
 }
 
-function sum(chunks: readonly Chunk[]): number {
+function sum(chunks: readonly TextChunk[]): number {
   return chunks.reduce((total, chunk) => total + chunk.tokens, 0);
 }
 
