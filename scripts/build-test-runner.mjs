@@ -18,9 +18,6 @@ export async function buildTestRunner() {
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    // As in esbuild.mjs: jsonc-parser's main entry is a UMD build whose dynamic requires
-    // ('./impl/format') a bundle cannot follow; a suite that imports the CLI pulls it in.
-    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     sourcemap: 'inline',
     logLevel: 'warning',
     // As in esbuild.mjs: jsonc-parser's UMD entry has dynamic requires a bundle cannot follow.
