@@ -3,6 +3,16 @@
  * messages, reports, Compare, the results view and the CLI (en-US, stable across locales).
  */
 
+/** a − b in dollars, or null when either side has no price (hardware used for latency only). */
+export function usdDifference(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : a - b;
+}
+
+/** usd × factor, keeping "no price" as null. */
+export function scaleUsd(usd: number | null, factor: number): number | null {
+  return usd === null ? null : usd * factor;
+}
+
 export function formatCount(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
@@ -18,8 +28,12 @@ export function formatMs(ms: number): string {
   return `${ms >= 10 ? Math.round(ms) : ms.toFixed(1)} ms`;
 }
 
-/** "$0.037", "$0.00012", "$12.40", "$1,234": two significant digits below a dollar, cents above. */
-export function formatUsd(usd: number): string {
+/**
+ * "$0.037", "$0.00012", "$12.40", "$1,234": two significant digits below a dollar, cents above; "no price" for
+ * null.
+ */
+export function formatUsd(usd: number | null): string {
+  if (usd === null) return 'no price';
   if (usd === 0) return '$0';
   if (usd >= 100) return `$${Math.round(usd).toLocaleString('en-US')}`;
   if (usd >= 1) return `$${usd.toFixed(2)}`;

@@ -6,31 +6,44 @@ import {
   estimate,
   parseGpuCount,
   parsePrecision,
+  parseTargetId,
   resolveTarget,
+  scopeSchema,
+  sizeCpu,
   targetTokenizerId,
+  DEFAULT_ENGINE,
   type Estimate,
   type Range,
   type TargetSpec,
+  type Tables,
 } from '../../core/estimate';
 import { EXIT, UsageError, type CliIo } from '../io';
 import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, readWholePrompt } from '../promptInput';
 import { loadCliTables } from '../tables';
 import { estimateCalibrated } from './estimateCalibrated';
-import { intFlag, optionalFlag } from './flags';
+import { intFlag, numberFlag, optionalFlag } from './flags';
 import { PRICING_OPTIONS, PRICING_USAGE, pricingFlags } from './pricingFlags';
 
 export const ESTIMATE_USAGE =
-  'prompt-lens estimate (FILE | --tokens N) (--model ID --hardware ID [--gpus N] [--precision P] | --provider ID --model ID | --calibration PROFILE.json) [--cached N] [--output-tokens M] [--concurrency C] ' +
+  'prompt-lens estimate (FILE | --tokens N) (--target ID | --model ID --hardware ID [--gpus N] [--precision P] [--engine ID] [--tp N] [--pp M] | --provider ID --model ID | --calibration PROFILE.json) [--scope engine|http] [--cpu-cores N] [--cpu-gflops G] [--cpu-bandwidth GBS] [--cached N] [--output-tokens M] [--concurrency C] ' +
   PRICING_USAGE +
   ' [--table FILE] [--json] ' +
   MAX_FILE_USAGE;
 
 const OPTIONS = {
   tokens: { type: 'string' },
+  target: { type: 'string' },
   model: { type: 'string' },
   hardware: { type: 'string' },
   gpus: { type: 'string' },
   precision: { type: 'string' },
+  engine: { type: 'string' },
+  scope: { type: 'string' },
+  tp: { type: 'string' },
+  pp: { type: 'string' },
+  'cpu-cores': { type: 'string' },
+  'cpu-gflops': { type: 'string' },
+  'cpu-bandwidth': { type: 'string' },
   provider: { type: 'string' },
   cached: { type: 'string' },
   'output-tokens': { type: 'string' },
@@ -49,6 +62,7 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
   const tokensFlag = optionalFlag('tokens', values.tokens, intFlag(1, 100_000_000));
   if ((file === undefined) === (tokensFlag === undefined))
     throw new UsageError(`give either FILE or --tokens N; usage: ${ESTIMATE_USAGE}`);
+  const scope = optionalFlag('scope', values.scope, scopeSchema);
   const cached = optionalFlag('cached', values.cached, intFlag(0, 100_000_000)) ?? 0;
   // 0 output tokens is a prefill-only estimate.
   const outputTokens = optionalFlag('output-tokens', values['output-tokens'], intFlag(0, 1_000_000));
@@ -59,7 +73,7 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
       {
         profilePath: values.calibration,
         ...(file !== undefined ? { file } : { tokens: tokensFlag! }),
-        ...(values.model ? { target: targetSpec(values) } : {}),
+        ...(values.model !== undefined || values.target !== undefined ? { target: targetSpec(values) } : {}),
         tables: () => loadCliTables(values.table ?? [], io),
         maxFileBytes: maxFileBytesFlag(values['max-file-bytes']),
         cached,
@@ -79,11 +93,10 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
       );
     return EXIT.ok;
   }
-  if (!values.model) throw new UsageError(`--model is required; usage: ${ESTIMATE_USAGE}`);
   const spec = targetSpec(values);
 
-  const tables = await loadCliTables(values.table ?? [], io);
-  const target = resolveTarget(spec, tables);
+  const tables = sizedCpu(await loadCliTables(values.table ?? [], io), spec, values);
+  const target = resolveTarget(spec, tables, scope ? { scope } : {});
 
   let tokens = { tokens: tokensFlag ?? 0, tokenizer: 'none (--tokens)', exact: true };
   if (file !== undefined) {
@@ -111,35 +124,74 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
   return result.errors.length > 0 ? EXIT.findings : EXIT.ok;
 }
 
-function targetSpec(values: {
+interface TargetFlags {
+  target?: string;
   model?: string;
   hardware?: string;
   gpus?: string;
   precision?: string;
+  engine?: string;
+  tp?: string;
+  pp?: string;
   provider?: string;
-}): TargetSpec {
-  const model = values.model ?? '';
+}
+
+const SELF_HOSTED_FLAGS = ['hardware', 'gpus', 'precision', 'engine', 'tp', 'pp'] as const;
+
+function targetSpec(values: TargetFlags): TargetSpec {
+  if (values.target !== undefined) {
+    const others = (['model', 'provider', ...SELF_HOSTED_FLAGS] as const).filter((f) => values[f] !== undefined);
+    if (others.length > 0) throw new UsageError(`--target names the whole target; drop --${others.join(', --')}`);
+    return parseTargetId(values.target);
+  }
+  if (!values.model) throw new UsageError(`give --target ID or --model ID; usage: ${ESTIMATE_USAGE}`);
+  const model = values.model;
   if (values.provider !== undefined) {
-    if (values.hardware !== undefined || values.gpus !== undefined || values.precision !== undefined) {
-      throw new UsageError('--provider cannot be combined with --hardware, --gpus or --precision');
-    }
+    const mixed = SELF_HOSTED_FLAGS.filter((f) => values[f] !== undefined);
+    if (mixed.length > 0) throw new UsageError(`--provider cannot be combined with --${mixed.join(', --')}`);
     return { kind: 'provider', id: `${values.provider}/${model}` };
   }
   if (values.hardware === undefined)
     throw new UsageError(`give --hardware ID (self-hosted) or --provider ID; usage: ${ESTIMATE_USAGE}`);
+  const tp = values.tp === undefined ? undefined : parseGpuCount(values.tp, '--tp');
+  const pp = values.pp === undefined ? undefined : parseGpuCount(values.pp, '--pp');
   return {
     kind: 'self-hosted',
     model,
     hardware: values.hardware,
-    gpus: values.gpus === undefined ? 1 : parseGpuCount(values.gpus),
+    gpus: values.gpus === undefined ? (tp ?? 1) * (pp ?? 1) : parseGpuCount(values.gpus),
     ...(values.precision !== undefined ? { precision: parsePrecision(values.precision) } : {}),
+    ...(values.engine !== undefined ? { engine: values.engine } : {}),
+    ...(tp !== undefined ? { tp } : {}),
+    ...(pp !== undefined ? { pp } : {}),
   };
+}
+
+/** --cpu-cores/--cpu-gflops/--cpu-bandwidth resize the CPU row the target runs on, for this run only. */
+function sizedCpu(
+  tables: Tables,
+  spec: TargetSpec,
+  values: { 'cpu-cores'?: string; 'cpu-gflops'?: string; 'cpu-bandwidth'?: string },
+): Tables {
+  const size = {
+    cores: optionalFlag('cpu-cores', values['cpu-cores'], intFlag(1, 4096)),
+    gflopsPerCore: optionalFlag('cpu-gflops', values['cpu-gflops'], numberFlag(0, 1e6)),
+    bandwidthGBs: optionalFlag('cpu-bandwidth', values['cpu-bandwidth'], numberFlag(0, 1e6)),
+  };
+  const given = Object.fromEntries(Object.entries(size).filter(([, v]) => v !== undefined));
+  if (Object.keys(given).length === 0) return tables;
+  const row = spec.kind === 'self-hosted' ? tables.hardware.get(spec.hardware) : undefined;
+  if (!row) throw new UsageError('--cpu-* flags size the CPU row of a self-hosted target (e.g. --hardware cpu)');
+  const sized = sizeCpu(row, given);
+  if (sized.refused) throw new UsageError(`--cpu-* flags: ${sized.refused}`);
+  return { ...tables, hardware: new Map(tables.hardware).set(row.id, sized.row) };
 }
 
 function toJson(e: Estimate, tokens: { tokenizer: string; exact: boolean }) {
   return {
     target: e.target,
     kind: e.kind,
+    ...(e.assumptions ? { assumptions: e.assumptions } : {}),
     tokenizer: tokens.tokenizer,
     tokensExact: tokens.exact,
     inputTokens: e.inputTokens,
@@ -185,6 +237,13 @@ function humanReport(e: Estimate, tokens: { tokenizer: string; exact: boolean })
   const lines = [
     `${e.target}: ${num(e.inputTokens)} input tokens (${tokens.tokenizer}${tokens.exact ? '' : ', approximate'}), ${num(e.cachedTokens)} cached, ${num(e.outputTokens)} output, concurrency ${e.concurrency}`,
   ];
+  if (e.assumptions) {
+    const a = e.assumptions;
+    lines.push(
+      `Assumes: ${a.label}; engine ${a.engine.name} ${a.engine.versions}${a.engine.choice === 'named' ? '' : a.engine.choice === 'default' ? ` (default ${DEFAULT_ENGINE}; --engine to change)` : ' (vendor fallback)'}`,
+      `Range: ${a.range}`,
+    );
+  }
   if (e.prefillFlops)
     lines.push(
       `Prefill FLOPs: ${flops(e.prefillFlops.total)} (linear ${flops(e.prefillFlops.linear)}, attention ${flops(e.prefillFlops.attention)})${e.bound ? `, ${e.bound}-bound` : ''}`,

@@ -1,5 +1,9 @@
 import { parseArgs } from 'node:util';
+import { DEFAULT_ENGINE } from '../../core/estimate';
 import { EXIT, type CliIo } from '../io';
+
+const SELF_HOSTED_SYNTAX = 'MODEL@[Nx]HARDWARE[:PRECISION][:tpNppM][+ENGINE]';
+const round = (v: number) => Math.round(v * 100) / 100;
 import { loadCliTables } from '../tables';
 
 export const TARGETS_USAGE = 'prompt-lens targets [--table FILE] [--json]';
@@ -23,11 +27,23 @@ export async function targetsCommand(args: string[], io: CliIo): Promise<number>
   const hardware = [...tables.hardware.values()].map((h) => ({
     id: h.id,
     name: h.name,
-    class: h.class,
+    vendor: h.vendor,
+    family: h.family,
     memoryGB: h.memoryBytes / 1e9,
     bf16Tflops: h.flops.bf16 / 1e12,
+    ...(h.flops.fp16 ? { fp16Tflops: h.flops.fp16 / 1e12 } : {}),
     bandwidthTBs: h.memoryBandwidth / 1e12,
-    usdPerHour: h.usdPerHour.value,
+    gpusPerNode: h.gpusPerNode,
+    usdPerHour: h.usdPerHour?.value ?? null,
+  }));
+  const engines = [...tables.engines.values()].map((e) => ({
+    id: e.id,
+    name: e.name,
+    versions: e.versions,
+    class: e.class,
+    runsOn: Object.keys((e.efficiencyFrom ? tables.engines.get(e.efficiencyFrom) : e)?.efficiency ?? {}),
+    overheadMs: e.overheadMs,
+    default: e.id === DEFAULT_ENGINE,
   }));
   const providers = [...tables.providers.values()].map((p) => ({
     id: p.id,
@@ -39,12 +55,12 @@ export async function targetsCommand(args: string[], io: CliIo): Promise<number>
   }));
   if (values.json) {
     io.out(
-      `${JSON.stringify({ syntax: { selfHosted: 'MODEL@[Nx]HARDWARE[:PRECISION]', provider: 'PROVIDER/MODEL' }, models, hardware, providers }, null, 2)}\n`,
+      `${JSON.stringify({ syntax: { selfHosted: SELF_HOSTED_SYNTAX, provider: 'PROVIDER/MODEL' }, models, hardware, engines, providers }, null, 2)}\n`,
     );
     return EXIT.ok;
   }
   const lines = [
-    'Self-hosted targets: MODEL@[Nx]HARDWARE[:PRECISION], e.g. llama-3.1-70b@4xh100-sxm:fp8',
+    `Self-hosted targets: ${SELF_HOSTED_SYNTAX}, e.g. llama-3.1-70b@4xh100-sxm:fp8+vllm`,
     '',
     'Models:',
     ...models.map(
@@ -55,7 +71,13 @@ export async function targetsCommand(args: string[], io: CliIo): Promise<number>
     'Hardware:',
     ...hardware.map(
       (h) =>
-        `  ${h.id.padEnd(12)} ${`${h.memoryGB} GB`.padEnd(8)} ${`${h.bf16Tflops} TFLOP/s bf16`.padEnd(20)} ${`${h.bandwidthTBs} TB/s`.padEnd(11)} $${h.usdPerHour}/h`,
+        `  ${h.id.padEnd(13)} ${`${h.memoryGB} GB`.padEnd(8)} ${`${round(h.bf16Tflops)} TFLOP/s bf16`.padEnd(21)} ${`${round(h.bandwidthTBs)} TB/s`.padEnd(11)} ${h.usdPerHour === null ? 'no price' : `$${h.usdPerHour}/h`}`,
+    ),
+    '',
+    `Engines (+ENGINE; default ${DEFAULT_ENGINE}):`,
+    ...engines.map(
+      (e) =>
+        `  ${e.id.padEnd(10)} ${e.name.padEnd(14)} ${e.class.padEnd(7)} runs on ${e.runsOn.join(', ').padEnd(28)} overhead ${e.overheadMs.engine} ms + ${e.overheadMs.server} ms HTTP`,
     ),
     '',
     'Providers (PROVIDER/MODEL, $ per 1M input/output):',

@@ -10,6 +10,7 @@ import {
   type CalibrationProfile,
   type ResolvedTarget,
   type Tables,
+  type TargetAssumptions,
 } from '../estimate';
 import { PrefixCacheAnalyser, updateInSlices } from '../findings/prefixCache';
 import { buildReport, ragFindings, suppressed, type PromptReport, type ReportFileInput } from '../findings/report';
@@ -31,6 +32,8 @@ export interface EngineConfig {
   tables: Tables;
   /** Resolved from promptLens.targets, primary first (never empty). */
   targets: ResolvedTarget[];
+  /** Engine and scope for targets that name none (promptLens.engine, promptLens.scope); absent: vLLM over HTTP. */
+  assume?: TargetAssumptions;
   findings: FindingSettings;
   variablePatterns: string[];
   /** `promptLens.formats.disabled`: files of these formats are read as plain text. */
@@ -239,7 +242,7 @@ export class AnalysisEngine {
   /** Feeds every workspace prompt to the analyser of this primary target, in slices. */
   async scan(targetId: string, sources: readonly ReportFileInput[]): Promise<void> {
     const config = this.configured();
-    const workspace = this.workspace(config, resolveTarget(parseTargetId(targetId), config.tables));
+    const workspace = this.workspace(config, resolveTarget(parseTargetId(targetId), config.tables, config.assume ?? {}));
     const parsed = sources.map(({ path, text }) => ({
       file: path,
       text,
@@ -275,6 +278,7 @@ export class AnalysisEngine {
       countTokens: promptTokenCounter(counted.parsed, counted.counts),
       ...(options.cachedTokens ? { cachedTokens: options.cachedTokens } : {}),
       ...(model ? { model } : {}),
+      assume: config.assume ?? {},
       calibrationFor: (id) => options.calibrations[id],
       ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
     });
@@ -372,7 +376,7 @@ function targetsFor(
 ): { targets: ResolvedTarget[]; fromFrontMatter?: string } {
   const id = frontMatterModel ? targetIdForModel(frontMatterModel, config.tables, config.targets[0]) : undefined;
   if (!id) return { targets: config.targets };
-  const target = resolveTarget(parseTargetId(id), config.tables);
+  const target = resolveTarget(parseTargetId(id), config.tables, config.assume ?? {});
   return { targets: [target, ...config.targets.filter((t) => t.id !== target.id)], fromFrontMatter: frontMatterModel! };
 }
 

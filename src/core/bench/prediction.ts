@@ -5,6 +5,7 @@ import {
   targetTokenizerId,
   type CalibrationProfile,
   type Tables,
+  type TargetAssumptions,
 } from '../estimate';
 import type { ChatMessage } from '../prompt/types';
 import { withChatOverhead } from '../tokenize/chatOverhead';
@@ -33,9 +34,11 @@ export function predictEndpoint(
   countInput: (tokenizerName: string) => number,
   outputTokens: number,
   calibrationFor?: (resolvedId: string) => CalibrationProfile | undefined,
+  assume: TargetAssumptions = {},
 ): Prediction {
   try {
-    const target = resolveTarget(parseTargetId(targetId), tables);
+    // A benchmark measures what a client sees: the http scope, whatever the editor's setting.
+    const target = resolveTarget(parseTargetId(targetId), tables, { ...assume, scope: 'http' });
     const inputTokens = countInput(targetTokenizerId(target));
     const calibration = calibrationFor?.(target.id);
     const e = estimate(target, { inputTokens, outputTokens, ...(calibration ? { calibration } : {}) });

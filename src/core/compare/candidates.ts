@@ -8,6 +8,7 @@ import {
   type ModelRow,
   type ResolvedTarget,
   type Tables,
+  type TargetAssumptions,
 } from '../estimate';
 
 /** Tensor-parallel sizes tried, smallest first: powers of two up to eight 8-GPU nodes. */
@@ -17,7 +18,10 @@ export const GPU_COUNTS: readonly number[] = [1, 2, 4, 8, 16, 32, 64];
  * The fewest GPUs whose usable memory holds the weights plus the KV cache of `kvTokens` tokens; undefined when none
  * does.
  */
-export function fewestGpus(deployment: Omit<Deployment, 'gpus'>, kvTokens: number): number | undefined {
+export function fewestGpus(
+  deployment: Pick<Deployment, 'model' | 'hardware' | 'precision'>,
+  kvTokens: number,
+): number | undefined {
   return GPU_COUNTS.find((gpus) => memoryFit({ ...deployment, gpus }, kvTokens).promptFits);
 }
 
@@ -53,15 +57,25 @@ export interface SelfHostedCandidates {
   skipped: string[];
 }
 
-/** Every hardware row × supported precision, at the fewest GPUs that fit weights + KV cache and at twice that. */
-export function selfHostedCandidates(model: ModelRow, tables: Tables, kvTokens: number): SelfHostedCandidates {
+/**
+ * Every priced hardware row × supported precision, at the fewest GPUs that fit weights + KV cache and at
+ * twice that, on the assumed engine (or the vendor's fallback).
+ */
+export function selfHostedCandidates(
+  model: ModelRow,
+  tables: Tables,
+  kvTokens: number,
+  assume: TargetAssumptions = {},
+): SelfHostedCandidates {
   const targets: SelfHostedCandidates['targets'] = [];
   const skipped: string[] = [];
   for (const hardware of tables.hardware.values()) {
-    const efficiency = tables.classes.get(hardware.class);
-    if (!efficiency) continue; // loadTables already dropped and reported such rows
+    if (!hardware.usdPerHour) {
+      skipped.push(`${model.id}@${hardware.id}: no $/GPU-hour (usdPerHour) on the hardware row: latency only`);
+      continue;
+    }
     for (const precision of model.precisions) {
-      const fewest = fewestGpus({ model, hardware, efficiency, precision }, kvTokens);
+      const fewest = fewestGpus({ model, hardware, precision }, kvTokens);
       if (fewest === undefined) {
         skipped.push(
           `${model.id}@${hardware.id}:${precision}: weights + KV cache for ${kvTokens.toLocaleString('en-US')} tokens do not fit on ${GPU_COUNTS[GPU_COUNTS.length - 1]} GPUs`,
@@ -69,11 +83,17 @@ export function selfHostedCandidates(model: ModelRow, tables: Tables, kvTokens: 
         continue;
       }
       for (const gpus of [fewest, fewest * 2]) {
-        const target = resolveTarget(
-          { kind: 'self-hosted', model: model.id, hardware: hardware.id, gpus, precision },
-          tables,
-        );
-        if (target.kind === 'self-hosted') targets.push(target);
+        try {
+          const target = resolveTarget(
+            { kind: 'self-hosted', model: model.id, hardware: hardware.id, gpus, precision },
+            tables,
+            assume,
+          );
+          if (target.kind === 'self-hosted') targets.push(target);
+        } catch (error) {
+          if (!(error instanceof TargetError)) throw error;
+          skipped.push(`${model.id}@${gpus}x${hardware.id}:${precision}: ${error.message}`);
+        }
       }
     }
   }

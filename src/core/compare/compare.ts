@@ -1,5 +1,14 @@
 import type { PromptTokens } from '../count';
-import type { CacheTtl, CalibrationProfile, ModelRow, ResolvedTarget, Tables } from '../estimate';
+import {
+  DEFAULT_ENGINE,
+  DEFAULT_SCOPE,
+  type CacheTtl,
+  type CalibrationProfile,
+  type ModelRow,
+  type ResolvedTarget,
+  type Tables,
+  type TargetAssumptions,
+} from '../estimate';
 import { formatMs, formatUsd } from '../format';
 import { providerCandidates, selfHostedCandidates, GPU_COUNTS } from './candidates';
 import { addCheaperWiderNotes } from './notes';
@@ -22,6 +31,8 @@ export interface CompareRequest {
   cacheTtl?: CacheTtl;
   /** When the calls are made, for time-of-day prices; default: now. */
   at?: Date;
+  /** Engine and scope for self-hosted rows (else vLLM over HTTP). */
+  assume?: TargetAssumptions;
 }
 
 export type { CompareResult } from './types';
@@ -41,7 +52,7 @@ export function compareTargets(request: CompareRequest): CompareResult {
   if (model) {
     // The batch's KV cache must fit beside the weights: C sequences of prompt + output.
     const kvTokens = profile.concurrency * (request.countTokens(model.tokenizer).tokens + profile.outputTokens);
-    const selfHosted = selfHostedCandidates(model, tables, kvTokens);
+    const selfHosted = selfHostedCandidates(model, tables, kvTokens, request.assume);
     targets.push(...selfHosted.targets);
     skipped.push(...selfHosted.skipped);
   }
@@ -56,7 +67,7 @@ export function compareTargets(request: CompareRequest): CompareResult {
     profile,
     model: model?.id ?? null,
     rows: sortRows(rows, profile.rankBy),
-    assumptions: assumptions(profile, model, rows, { ttl: request.cacheTtl ?? '5m', at: ctx.at }),
+    assumptions: assumptions(profile, model, rows, { ttl: request.cacheTtl ?? '5m', at: ctx.at }, request.assume ?? {}),
     skipped,
   };
 }
@@ -66,6 +77,7 @@ function assumptions(
   model: ModelRow | undefined,
   rows: CompareRow[],
   pricing: { ttl: CacheTtl; at: Date },
+  assume: TargetAssumptions,
 ): string[] {
   const c = profile.concurrency;
   const lines = [
@@ -74,6 +86,7 @@ function assumptions(
     model
       ? `Self-hosted: ${model.id} on every hardware row at each supported precision (${model.precisions.join(', ')}), at the fewest GPUs (${GPU_COUNTS.join(', ')}) whose 90% usable memory holds the weights plus KV cache for ${c} × (prompt + ${profile.outputTokens} output) tokens, and at twice that.`
       : 'No self-hosted rows: the prompt names no open-weight model; choose one (--model ID).',
+    `Self-hosted engine: ${assume.engine ?? DEFAULT_ENGINE} where it runs, else the vendor's fallback (each row's id ends in +ENGINE); scope ${assume.scope ?? DEFAULT_SCOPE} (${(assume.scope ?? DEFAULT_SCOPE) === 'http' ? 'TTFT includes the HTTP server' : 'no HTTP server'}). Hardware rows without a price are left out.`,
     `Self-hosted cost: GPUs × $/GPU-hour (the hardware row's usdPerHour, overridable) × the replica time one call takes with the replica kept busy at batch ${c}: its share of a wave of ${c} prefills (max(${c} × compute, one weight read) ÷ ${c} + tensor-parallel communication) plus output tokens × TPOT ÷ ${c}. Idle time is not charged: below that load a call costs more.`,
     `Provider cost: list prices; with a cached prefix, 1,000 calls are one cold call and 999 warm ones; cache writes ask for the ${pricing.ttl} TTL where the provider offers it; time-of-day prices (DeepSeek peak hours) at ${pricing.at.toISOString().slice(0, 16)}Z.`,
     '$ per million output tokens: the whole call (input and output) ÷ its output tokens.',

@@ -76,10 +76,14 @@ export function evaluateTarget(target: ResolvedTarget, ctx: RowContext): { row?:
 
   const failing = failingMetrics(profile, warm.concurrencyTtftMs.p99, warm.tpotMs.p50);
   const coldFailing = failingMetrics(profile, cold.concurrencyTtftMs.p99, cold.tpotMs.p50);
+  const price = target.kind === 'self-hosted' ? target.hardware.usdPerHour : undefined;
   const cost =
     target.kind === 'provider'
-      ? { per1kUsd: warm.costPer1kCallsUsd, tokensPerSecond: undefined }
-      : selfHostedCost(target.gpus, target.hardware.usdPerHour.value, cold, warm, cachedTokens > 0);
+      ? { per1kUsd: warm.providerCost?.per1kCallsUsd ?? 0, tokensPerSecond: undefined }
+      : price
+        ? selfHostedCost(target.gpus, price.value, cold, warm, cachedTokens > 0)
+        : undefined;
+  if (!cost) return { skipped: `${target.id}: no $/GPU-hour (usdPerHour) on hardware row: latency only, not ranked` };
   const row: CompareRow = {
     target: target.id,
     kind: target.kind,
@@ -90,8 +94,8 @@ export function evaluateTarget(target: ResolvedTarget, ctx: RowContext): { row?:
             hardware: target.hardware.id,
             gpus: target.gpus,
             precision: target.precision,
-            usdPerGpuHour: target.hardware.usdPerHour.value,
-            priceSource: `${target.hardware.usdPerHour.source}, ${target.hardware.usdPerHour.date}`,
+            usdPerGpuHour: price?.value ?? 0,
+            priceSource: price ? `${price.source}, ${price.date}` : '',
           },
         }
       : {}),

@@ -1,25 +1,27 @@
 import { estimateCost, cacheableTokens, type CacheTtl, type CostEstimate } from './cost';
 import { queuedPrefillMs } from './queue';
-import type { CalibrationProfile, ProviderRow } from './schemas';
+import type { CalibrationProfile, ProviderRow, Scope } from './schemas';
 import {
   decodeStep,
   memoryFit,
   prefillFlops,
   prefillTime,
-  SCENARIOS,
-  type Deployment,
   type DecodeTime,
   type MemoryFit,
   type PrefillFlops,
   type PrefillTime,
-  type Scenario,
 } from './selfHosted';
 import { targetErrors } from './problems';
-import type { ResolvedTarget } from './targets';
+import { assumptionLabel, type Parallelism, type ResolvedTarget, type SelfHostedTarget } from './targets';
 
 export const DEFAULT_OUTPUT_TOKENS = 256;
 /** Scatter assumed around a calibrated (measured) profile. */
 const CALIBRATED_SPREAD = { low: 0.9, high: 1.1 };
+/**
+ * Scatter assumed around the modelled decode step. An assumption, not a measurement: the validation set
+ * holds TTFT/prefill points only, so only the TTFT range is derived from residuals.
+ */
+export const DECODE_SPREAD = { low: 0.8, high: 1.25 };
 
 export interface EstimateRequest {
   inputTokens: number;
@@ -34,7 +36,7 @@ export interface EstimateRequest {
   at?: Date;
 }
 
-/** p50 is the typical scenario; low and high are the fast and slow ends of the efficiency band. */
+/** p50 is the model's value; low and high are the fast and slow ends of its range. */
 export interface Range {
   p50: number;
   low: number;
@@ -48,9 +50,24 @@ export interface SelfHostedCost {
   basis: string;
 }
 
+/** What a self-hosted estimate assumed beyond the target's name. */
+export interface Assumptions {
+  engine: { id: string; name: string; versions: string; choice: SelfHostedTarget['engineChoice'] };
+  scope: Scope;
+  parallel: Parallelism;
+  /** How the TTFT range was derived (the engine class's band). */
+  range: string;
+  /** One line for surfaces: "vLLM · HTTP · TP 4". */
+  label: string;
+  /** The range in a few words: "×0.73–×2.1 of p50 (validation residuals, server engines)". */
+  rangeLabel: string;
+}
+
 export interface Estimate {
   target: string;
   kind: 'self-hosted' | 'provider';
+  /** Self-hosted only: engine, scope, parallelism and the range's derivation. */
+  assumptions?: Assumptions;
   inputTokens: number;
   cachedTokens: number;
   outputTokens: number;
@@ -67,9 +84,9 @@ export interface Estimate {
   concurrencyTtftMs: { concurrency: number; p50: number; p99: number };
   tpotMs: Range;
   e2eMs: Range;
-  /** Per call: warm when cachedTokens > 0, else cold. */
-  costUsd: number;
-  costPer1kCallsUsd: number;
+  /** Per call: warm when cachedTokens > 0, else cold; null for hardware without a price (latency only). */
+  costUsd: number | null;
+  costPer1kCallsUsd: number | null;
   providerCost?: CostEstimate;
   selfHostedCost?: SelfHostedCost;
   prefill?: PrefillTime;
@@ -95,11 +112,6 @@ export function estimate(target: ResolvedTarget, request: EstimateRequest): Esti
 
 type Base = Pick<Estimate, 'target' | 'inputTokens' | 'cachedTokens' | 'outputTokens' | 'concurrency'>;
 
-function rangeOf(f: (s: Scenario) => number): Range {
-  const [low, p50, high] = SCENARIOS.map(f) as [number, number, number];
-  return { p50, low: Math.min(low, p50, high), high: Math.max(low, p50, high) };
-}
-
 function scale(value: number, spread: { low: number; high: number }): Range {
   return { p50: value, low: value * spread.low, high: value * spread.high };
 }
@@ -109,7 +121,7 @@ function addRanges(a: Range, b: Range, times = 1): Range {
 }
 
 function selfHostedEstimate(
-  t: Deployment & { id: string },
+  t: SelfHostedTarget,
   base: Base,
   calibration?: CalibrationProfile,
 ): Omit<Estimate, 'errors'> {
@@ -125,11 +137,12 @@ function selfHostedEstimate(
     notes.push(
       `this prompt needs ${gb(memory.promptKvBytes)} GB of KV cache; only ${memory.kvCapacityTokens.toLocaleString('en-US')} tokens fit beside the weights`,
     );
+  notes.push(...assumptionNotes(t));
 
-  const warm = (s: Scenario) => prefillTime(t, newTokens, cachedTokens, s);
-  const cold = (s: Scenario) => prefillTime(t, inputTokens, 0, s);
+  const warm = prefillTime(t, newTokens, cachedTokens);
+  const cold = prefillTime(t, inputTokens, 0);
   // Decode at batch C, with the context half-way through the output.
-  const decode = (s: Scenario) => decodeStep(t, inputTokens + outputTokens / 2, concurrency, s);
+  const decode = decodeStep(t, inputTokens + outputTokens / 2, concurrency);
   const atConcurrency = (p: PrefillTime, q: number) => p.overheadMs + queuedPrefillMs(p, concurrency, q);
 
   let ttftMs: Range, coldTtftMs: Range, tpotMs: Range, p99: number;
@@ -150,41 +163,81 @@ function selfHostedEstimate(
     p99 = queued(newTokens, 0.99);
     notes.push(`latency from the calibrated profile measured ${calibration.date}`);
   } else {
-    ttftMs = rangeOf((s) => atConcurrency(warm(s), 0.5));
-    coldTtftMs = rangeOf((s) => atConcurrency(cold(s), 0.5));
-    tpotMs = rangeOf((s) => decode(s).tpotMs);
-    p99 = atConcurrency(warm('typical'), 0.99);
+    ttftMs = scale(atConcurrency(warm, 0.5), t.band);
+    coldTtftMs = scale(atConcurrency(cold, 0.5), t.band);
+    tpotMs = scale(decode.tpotMs, DECODE_SPREAD);
+    p99 = atConcurrency(warm, 0.99);
   }
   const e2eMs = addRanges(ttftMs, tpotMs, outputTokens);
-  const usd = t.hardware.usdPerHour.value;
+  const price = t.hardware.usdPerHour;
   // GPU time is shared by the C requests decoding together.
-  const perCallUsd = (t.gpus * usd * (e2eMs.p50 / 3_600_000)) / concurrency;
-  const prefill = warm('typical');
+  const perCallUsd = price ? (t.gpus * price.value * (e2eMs.p50 / 3_600_000)) / concurrency : null;
+  if (!price) notes.push(`hardware '${t.hardware.id}' has no $/hour (usdPerHour): latency only, no cost`);
   return {
     ...base,
     kind: 'self-hosted',
+    assumptions: {
+      engine: { id: t.engine.id, name: t.engine.name, versions: t.engine.versions, choice: t.engineChoice },
+      scope: t.scope,
+      parallel: t.parallel,
+      range: calibration ? 'calibrated profile ±10%' : t.band.derivation,
+      label: assumptionLabel(t),
+      rangeLabel: calibration
+        ? '±10% of the calibrated profile'
+        : `×${t.band.low}–×${t.band.high} of p50 (validation residuals, ${t.band.id} engines)`,
+    },
     prefillFlops: prefillFlops(t.model, newTokens, cachedTokens),
     coldPrefillFlops: prefillFlops(t.model, inputTokens, 0),
-    bound: calibration ? null : prefill.bound,
+    bound: calibration ? null : warm.bound,
     ttftMs,
     coldTtftMs,
     concurrencyTtftMs: { concurrency, p50: ttftMs.p50, p99 },
     tpotMs,
     e2eMs,
     costUsd: perCallUsd,
-    costPer1kCallsUsd: perCallUsd * 1000,
-    selfHostedCost: {
-      perCallUsd,
-      per1kCallsUsd: perCallUsd * 1000,
-      usdPerGpuHour: usd,
-      basis: `${t.gpus} GPU(s) × $${usd}/GPU-hour (${t.hardware.usdPerHour.source}, ${t.hardware.usdPerHour.date}) × typical end-to-end time ÷ ${concurrency} concurrent request(s)`,
-    },
-    prefill,
-    decode: decode('typical'),
+    costPer1kCallsUsd: perCallUsd === null ? null : perCallUsd * 1000,
+    ...(price && perCallUsd !== null
+      ? {
+          selfHostedCost: {
+            perCallUsd,
+            per1kCallsUsd: perCallUsd * 1000,
+            usdPerGpuHour: price.value,
+            basis: `${t.gpus} GPU(s) × $${price.value}/GPU-hour (${price.source}, ${price.date}) × end-to-end time ÷ ${concurrency} concurrent request(s)`,
+          },
+        }
+      : {}),
+    prefill: warm,
+    decode,
     memory,
     calibrated: calibration !== undefined,
     notes,
   };
+}
+
+/** Engine, scope and split, said where they were assumed rather than named. */
+function assumptionNotes(t: SelfHostedTarget): string[] {
+  const notes: string[] = [];
+  const engine = `${t.engine.name} ${t.engine.versions}`;
+  if (t.engineChoice === 'default') notes.push(`engine: ${engine} (the default; name one with +ENGINE or --engine)`);
+  if (t.engineChoice === 'fallback') notes.push(`engine: ${t.engineNote ?? engine}`);
+  notes.push(
+    t.scope === 'http'
+      ? `scope http: TTFT includes ${t.engine.name}'s HTTP server (${t.engine.overheadMs.server} ms) and its own ${t.engine.overheadMs.engine} ms`
+      : `scope engine: no HTTP server; TTFT includes ${t.engine.name}'s own ${t.engine.overheadMs.engine} ms`,
+  );
+  const { tp, pp, assumed } = t.parallel;
+  if (tp * pp > 1) {
+    const how =
+      t.engine.split === 'layer'
+        ? `${t.engine.name} splits layers over the devices`
+        : `TP within a node of ${t.hardware.gpusPerNode}, PP across nodes`;
+    notes.push(
+      `parallelism: TP ${tp} × PP ${pp}${assumed ? ` assumed (${how}; set :tpNppM or --tp/--pp)` : ''}; one request crosses the ${pp} stage(s) in turn`,
+    );
+    if (tp * pp > t.hardware.gpusPerNode && t.hardware.nodeInterconnectBandwidth === undefined)
+      notes.push(`link across nodes assumed: 400 Gb/s per device (the row gives no nodeInterconnectBandwidth)`);
+  }
+  return notes;
 }
 
 function providerEstimate(p: ProviderRow, base: Base, request: EstimateRequest): Omit<Estimate, 'errors'> {

@@ -1,6 +1,11 @@
 import { z } from 'zod';
+import { closestIds } from './closest';
 
-/** Zod schemas for the estimation tables; the same shapes serve data/*.json, settings and --table files. */
+/**
+ * Zod schemas for the estimation tables; the same shapes serve data/*.json, settings and --table files.
+ * Every object is strict: a misspelt key (`flops.FP8`) is an error naming the closest valid key, never a
+ * silently ignored field that makes the estimate fall back to a slower path.
+ */
 
 const dateString = z.string().regex(/^\d{4}(-\d{2}(-\d{2})?)?$/, 'expected a date as YYYY, YYYY-MM or YYYY-MM-DD');
 const cited = { source: z.string().min(1, 'must name a source'), date: dateString };
@@ -10,81 +15,184 @@ const positive = z.number().finite().positive();
 const nonNegative = z.number().finite().nonnegative();
 const fraction = z.number().finite().positive().max(1);
 
-export const PRECISIONS = ['bf16', 'fp8', 'int8', 'int4', 'fp4'] as const;
+/** "unknown key 'FP8'; did you mean 'fp8'?" for each key the shape does not have. */
+export function unknownKeyMessage(keys: readonly string[], known: readonly string[]): string {
+  return keys
+    .map((key) => {
+      const [nearest] = closestIds(key, known, 1);
+      return `unknown key '${key}'${nearest ? `; did you mean '${nearest}'?` : ''}`;
+    })
+    .join('; ');
+}
+
+/** z.strictObject whose unknown-key error names the key and the closest valid one. */
+export function strict<T extends z.ZodRawShape>(shape: T) {
+  const known = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? unknownKeyMessage((issue as { keys: string[] }).keys, known) : undefined,
+  });
+}
+
+export const PRECISIONS = ['bf16', 'fp16', 'fp8', 'int8', 'int4', 'fp4'] as const;
 export const precisionSchema = z.enum(PRECISIONS);
 export type Precision = z.infer<typeof precisionSchema>;
 
-export const modelRowSchema = z
-  .object({
-    id,
-    name: z.string().optional(),
-    ...cited,
-    tokenizer: z.string().min(1),
-    totalParamsB: positive,
-    activeParamsB: positive,
-    architecture: z.object({
-      layers: positive.int(),
-      hiddenSize: positive.int(),
-      heads: positive.int(),
-      kvHeads: positive.int(),
-      headDim: positive.int(),
-      mla: z
-        .object({
-          kvLoraRank: positive.int(),
-          ropeHeadDim: positive.int(),
-          qkHeadDim: positive.int(),
-          vHeadDim: positive.int(),
-        })
-        .optional(),
-      moe: z.object({ experts: positive.int(), activeExperts: positive.int() }).optional(),
-    }),
-    contextWindow: positive.int(),
-    precisions: z.array(precisionSchema).min(1),
-    note: z.string().optional(),
+export const modelRowSchema = strict({
+  id,
+  name: z.string().optional(),
+  ...cited,
+  tokenizer: z.string().min(1),
+  totalParamsB: positive,
+  /** Parameters used per token; defaults to totalParamsB (dense). Required for a mixture of experts. */
+  activeParamsB: positive.optional(),
+  architecture: strict({
+    layers: positive.int(),
+    hiddenSize: positive.int(),
+    heads: positive.int(),
+    kvHeads: positive.int(),
+    headDim: positive.int(),
+    mla: strict({
+      kvLoraRank: positive.int(),
+      ropeHeadDim: positive.int(),
+      qkHeadDim: positive.int(),
+      vHeadDim: positive.int(),
+    }).optional(),
+    moe: strict({ experts: positive.int(), activeExperts: positive.int() }).optional(),
+  }),
+  contextWindow: positive.int(),
+  /** Offered precisions, native first; fp16 is accepted wherever bf16 is (same storage, another rate). */
+  precisions: z.array(precisionSchema).min(1),
+  note: z.string().optional(),
+})
+  .refine((m) => m.activeParamsB !== undefined || !m.architecture.moe, {
+    message: 'a mixture of experts (architecture.moe) must give activeParamsB',
+    path: ['activeParamsB'],
   })
-  .refine((m) => m.activeParamsB <= m.totalParamsB, {
+  .refine((m) => m.activeParamsB === undefined || m.activeParamsB <= m.totalParamsB, {
     message: 'activeParamsB must not exceed totalParamsB',
     path: ['activeParamsB'],
-  });
-export type ModelRow = z.infer<typeof modelRowSchema>;
+  })
+  .transform((m) => ({ ...m, activeParamsB: m.activeParamsB ?? m.totalParamsB }));
+export type ModelRow = z.output<typeof modelRowSchema>;
 
-const band = (value: z.ZodNumber) => z.object({ low: value, typical: value, high: value });
-export type Band = { low: number; typical: number; high: number };
+export const VENDORS = ['nvidia', 'amd', 'apple', 'intel', 'cpu'] as const;
+export const vendorSchema = z.enum(VENDORS);
+export type Vendor = z.infer<typeof vendorSchema>;
 
-export const efficiencyClassSchema = z.object({
-  id,
-  name: z.string().optional(),
-  ...cited,
-  /** Fractions of peak dense FLOP/s reached by linear layers, attention, and of peak bandwidth by decode. */
-  prefillCompute: band(fraction),
-  attentionCompute: band(fraction),
-  memoryBandwidth: band(fraction),
-  /** Multiplier on compute efficiency when int4 weights are dequantised on the fly during prefill. */
-  weightOnlyQuantPrefill: band(fraction),
-  /** Fixed per-request time (scheduling, sampling, HTTP) in each efficiency scenario. */
-  overheadMs: band(nonNegative),
-  /** Per-all-reduce latency for tensor-parallel communication. */
-  commLatencyUs: nonNegative,
-  note: z.string().optional(),
+const flopsSchema = strict({
+  /** 16-bit tensor rate with FP32 accumulate (what cuBLAS/PyTorch use for bf16 and fp16 by default). */
+  bf16: positive,
+  /** FP16 with FP16 accumulate, where the datasheet gives a distinct (GeForce, RTX workstation: 2×) rate. */
+  fp16: positive.optional(),
+  fp8: positive.optional(),
+  int8: positive.optional(),
+  fp4: positive.optional(),
 });
-export type EfficiencyClass = z.infer<typeof efficiencyClassSchema>;
 
-export const hardwareRowSchema = z.object({
+export const hardwareRowSchema = strict({
   id,
   name: z.string().optional(),
   ...cited,
-  class: id,
-  /** Dense (no sparsity) FLOP/s per GPU by precision; bf16 is required and is the fallback. */
-  flops: z.object({ bf16: positive, fp8: positive.optional(), int8: positive.optional(), fp4: positive.optional() }),
+  vendor: vendorSchema,
+  /** Architecture family (`nvidia-hopper`, `apple-m2`…): engine efficiencies may differ per family. */
+  family: id,
+  /** Dense (no sparsity) FLOP/s per device by precision; bf16 is the 16-bit fallback. */
+  flops: flopsSchema.optional(),
+  /** A CPU sized by cores × GFLOP/s per core (16-bit) instead of `flops`. */
+  cpu: strict({ cores: positive.int(), gflopsPerCore: positive }).optional(),
   memoryBytes: positive,
   memoryBandwidth: positive,
-  /** Per GPU, per direction, bytes/s, for tensor-parallel all-reduce. */
-  interconnectBandwidth: positive,
+  /** Devices in one node (tensor parallelism stays within it by default). */
+  gpusPerNode: positive.int().max(1024).default(8),
+  /** Within a node: per device, per direction, bytes/s (NVLink, PCIe). Needed only for more than one device. */
+  interconnectBandwidth: positive.optional(),
+  /** Across nodes: per device, per direction, bytes/s (InfiniBand, RoCE). */
+  nodeInterconnectBandwidth: positive.optional(),
   interconnectNote: z.string().optional(),
-  usdPerHour: z.object({ value: nonNegative, ...cited }),
+  /** Rental price; optional for a row used only for latency (such a row has no cost and is not ranked by $). */
+  usdPerHour: strict({ value: nonNegative, ...cited }).optional(),
   note: z.string().optional(),
+})
+  .refine((h) => h.flops !== undefined || h.cpu !== undefined, {
+    message: 'give flops (FLOP/s per device) or cpu {cores, gflopsPerCore}',
+    path: ['flops'],
+  })
+  .transform(({ flops, cpu, ...rest }) => ({
+    ...rest,
+    ...(cpu ? { cpu } : {}),
+    flops: flops ?? { bf16: (cpu?.cores ?? 0) * (cpu?.gflopsPerCore ?? 0) * 1e9 },
+  }));
+export type HardwareRow = z.output<typeof hardwareRowSchema>;
+
+export const SCOPES = ['engine', 'http'] as const;
+export const scopeSchema = z.enum(SCOPES);
+/** What a measurement includes: `engine` (offline harness, no server) or `http` (what a streaming client sees). */
+export type Scope = z.infer<typeof scopeSchema>;
+
+export const ENGINE_CLASSES = ['tuned', 'server', 'local'] as const;
+export const engineClassSchema = z.enum(ENGINE_CLASSES);
+export type EngineClass = z.infer<typeof engineClassSchema>;
+
+export const efficiencySchema = strict({
+  /** Fraction of peak dense FLOP/s the linear layers reach in prefill. */
+  prefill: fraction,
+  /** Fraction of peak 16-bit FLOP/s the attention kernels reach in prefill. */
+  attention: fraction,
+  /** Fraction of peak memory bandwidth a decode step reaches. */
+  decode: fraction,
+  /** Multiplier on the prefill rate when int4/fp4 weights are dequantised to 16 bits on the fly. */
+  weightOnlyQuant: fraction,
+  /** Where the values come from ("fitted on 12 point(s) from 2 source(s)", "prior …"). */
+  basis: z.string().optional(),
 });
-export type HardwareRow = z.infer<typeof hardwareRowSchema>;
+export type Efficiency = z.infer<typeof efficiencySchema>;
+
+export const engineRowSchema = strict({
+  id,
+  name: z.string().min(1),
+  ...cited,
+  /** Versions the row stands for (efficiency changes between releases: vLLM 0.6 on ROCm was several times slower). */
+  versions: z.string().min(1),
+  class: engineClassSchema,
+  /** Per request: `engine` in the engine itself (scheduling, sampling), `server` added by its HTTP server. */
+  overheadMs: strict({ engine: nonNegative, server: nonNegative, basis: z.string().optional() }),
+  /** Fixed cost of one tensor-parallel all-reduce or pipeline hand-off within a node, µs. */
+  collectiveUs: nonNegative,
+  /** Efficiency by vendor (`nvidia`) or family (`nvidia-hopper`, which wins); a vendor absent here is unsupported. */
+  efficiency: z.record(id, efficiencySchema).optional(),
+  /** Runs another engine's kernels (Ollama runs llama.cpp): its efficiency, this row's overhead. */
+  efficiencyFrom: id.optional(),
+  /**
+   * Prompt chunks one request's prefill is cut into, each passing the pipeline stages behind the last (llama.cpp's
+   * n_ubatch).
+   */
+  pipelineChunkTokens: positive.int().optional(),
+  /**
+   * GEMMs accumulate in FP16 for 16-bit and dequantised weights (llama.cpp's cuBLAS path), so the fp16 rate applies.
+   */
+  fp16Accumulate: z.boolean().default(false),
+  /** How it splits a model over devices: tensor parallel (TP in a node, PP across) or layers only (llama.cpp). */
+  split: z.enum(['tensor', 'layer']).default('tensor'),
+  /** Used for these vendors when the chosen default engine does not run on them. */
+  defaultFor: z.array(vendorSchema).default([]),
+  note: z.string().optional(),
+}).refine((e) => (e.efficiency === undefined) !== (e.efficiencyFrom === undefined), {
+  message: 'give either efficiency or efficiencyFrom',
+  path: ['efficiency'],
+});
+export type EngineRow = z.output<typeof engineRowSchema>;
+
+/** The TTFT range of an engine class: measured/predicted ratios that bracket the measurements. */
+export const bandRowSchema = strict({
+  id: engineClassSchema,
+  low: positive.max(1),
+  high: positive.min(1),
+  /** How the band was derived, printed with every estimate that uses it. */
+  derivation: z.string().min(1),
+  ...cited,
+});
+export type BandRow = z.infer<typeof bandRowSchema>;
 
 const pricesShape = {
   inputPerM: nonNegative,
@@ -98,14 +206,14 @@ const hourMinute = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'expect
 
 /** One priced period of the day in UTC, [from, to); "to" before "from" wraps past midnight. */
 const utcWindow = z
-  .object({ from: hourMinute, to: hourMinute })
+  .strictObject({ from: hourMinute, to: hourMinute })
   .refine((w) => w.from !== w.to, { message: 'a window must not be empty', path: ['to'] });
 
 /** Which TTL a write asks for: the provider's default (5 min at Anthropic) or the extended one (1 h). */
 export const CACHE_TTLS = ['5m', '1h'] as const;
 export const cacheTtlSchema = z.enum(CACHE_TTLS);
 
-export const providerRowSchema = z.object({
+export const providerRowSchema = strict({
   id: z.string().regex(/^[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._:-]*$/, 'provider ids are "provider/model"'),
   provider: id,
   model: z.string().min(1),
@@ -113,25 +221,23 @@ export const providerRowSchema = z.object({
   /** The provider's own pricing page and the date it was checked against it. */
   ...cited,
   tokenizer: z.string().optional(),
-  prices: z.object({
+  prices: strict({
     ...pricesShape,
     /** Whole-request rates once the prompt exceeds the threshold (Anthropic, Gemini long context). */
-    longContext: z.object({ aboveInputTokens: positive.int(), ...pricesShape }).optional(),
+    longContext: strict({ aboveInputTokens: positive.int(), ...pricesShape }).optional(),
     /**
      * Time-of-day rates (DeepSeek's peak hours): inside these UTC windows these rates replace the
      * base ones, which are the off-peak rates.
      */
-    peak: z
-      .object({
-        windowsUtc: z.array(utcWindow).min(1),
-        /** Peak applies Monday to Friday only (UTC day); weekends are off-peak all day. */
-        weekdaysOnly: z.boolean(),
-        ...pricesShape,
-        note: z.string().optional(),
-      })
-      .optional(),
+    peak: strict({
+      windowsUtc: z.array(utcWindow).min(1),
+      /** Peak applies Monday to Friday only (UTC day); weekends are off-peak all day. */
+      weekdaysOnly: z.boolean(),
+      ...pricesShape,
+      note: z.string().optional(),
+    }).optional(),
   }),
-  caching: z.object({
+  caching: strict({
     /** automatic = implicit (any request may hit); explicit = the request marks what to cache and pays to write it. */
     mode: z.enum(['automatic', 'explicit', 'none']),
     minTokens: nonNegative.int(),
@@ -144,40 +250,40 @@ export const providerRowSchema = z.object({
      */
     writePremium: positive.optional(),
     /** The extended TTL ('1h' on the CLI) and its write multiple, where the provider offers one. */
-    extendedTtl: z.object({ ttlSeconds: positive, writePremium: positive }).optional(),
+    extendedTtl: strict({ ttlSeconds: positive, writePremium: positive }).optional(),
     ...cited,
     note: z.string().optional(),
   }),
   contextWindow: positive.int(),
-  latency: z.object({
+  latency: strict({
     ttftBaseMs: nonNegative,
     msPerInputToken: nonNegative,
     outputTokensPerSecond: positive,
     ...cited,
     basis: z.enum(['measured', 'mixed', 'assumed']),
     /** Multipliers giving the fast and slow ends of the TTFT range around the profile (load, time of day, region). */
-    spread: z.object({ low: positive.max(1), high: positive.min(1) }),
+    spread: strict({ low: positive.max(1), high: positive.min(1) }),
     note: z.string().optional(),
   }),
   /** A model the provider no longer serves: requests fail; targets naming it get an error and the successor. */
-  retired: z
-    .object({
-      /** The day requests started failing; `source` says where that is stated. */
-      ...cited,
-      /** The provider row id to use instead, e.g. "anthropic/claude-sonnet-5.5". */
-      successor: z.string().optional(),
-      note: z.string().optional(),
-    })
-    .optional(),
+  retired: strict({
+    /** The day requests started failing; `source` says where that is stated. */
+    ...cited,
+    /** The provider row id to use instead, e.g. "anthropic/claude-sonnet-5.5". */
+    successor: z.string().optional(),
+    note: z.string().optional(),
+  }).optional(),
   note: z.string().optional(),
 });
 export type ProviderRow = z.infer<typeof providerRowSchema>;
 
-/** A table file, a settings block or a built-in file: every list optional. */
-export const tableFileSchema = z.object({
+/** A table file, a settings block or a built-in file: every list optional, nothing else allowed. */
+export const tableFileSchema = strict({
+  $comment: z.string().optional(),
   models: z.array(z.unknown()).optional(),
   hardware: z.array(z.unknown()).optional(),
-  classes: z.array(z.unknown()).optional(),
+  engines: z.array(z.unknown()).optional(),
+  bands: z.array(z.unknown()).optional(),
   providers: z.array(z.unknown()).optional(),
 });
 

@@ -1,22 +1,34 @@
-import type { Band, EfficiencyClass, HardwareRow, ModelRow, Precision } from './schemas';
+import type { Efficiency, EngineRow, HardwareRow, ModelRow, Precision, Scope } from './schemas';
+import type { Parallelism } from './targets';
 
-/** Which end of the efficiency band: `low` is the slow scenario, `high` the fast one. */
-export type Scenario = keyof Band;
-export const SCENARIOS: readonly Scenario[] = ['low', 'typical', 'high'];
-
+/** A model on devices, run by an engine: everything the roofline needs. */
 export interface Deployment {
   model: ModelRow;
   hardware: HardwareRow;
-  efficiency: EfficiencyClass;
+  engine: EngineRow;
+  efficiency: Efficiency;
   gpus: number;
+  parallel: Parallelism;
   precision: Precision;
+  scope: Scope;
 }
 
 /** Weight storage per parameter; int4/fp4 include group scales (~4.5 and 4.25 bits). */
-const BYTES_PER_PARAM: Record<Precision, number> = { bf16: 2, fp8: 1, int8: 1, int4: 0.5625, fp4: 0.53125 };
+const BYTES_PER_PARAM: Record<Precision, number> = {
+  bf16: 2,
+  fp16: 2,
+  fp8: 1,
+  int8: 1,
+  int4: 0.5625,
+  fp4: 0.53125,
+};
 const MS = 1000;
 /** vLLM's default gpu_memory_utilization: the rest is left for the CUDA context and activations. */
 export const USABLE_MEMORY_FRACTION = 0.9;
+/** A transfer across nodes costs this many times the engine's in-node collective latency. */
+export const NETWORK_LATENCY_FACTOR = 2.5;
+/** Per device across nodes when the row gives none: one 400 Gb/s InfiniBand/RoCE NIC per GPU (DGX/HGX layout). */
+export const DEFAULT_NODE_BANDWIDTH = 50e9;
 
 export function bytesPerParam(precision: Precision): number {
   return BYTES_PER_PARAM[precision];
@@ -53,39 +65,68 @@ export function prefillFlops(model: ModelRow, newTokens: number, cachedTokens: n
 }
 
 /**
- * Peak dense FLOP/s per GPU for the precision; without native support weights are dequantised and the bf16 rate
- * applies.
+ * Peak dense FLOP/s per device for the weights' precision. The 16-bit rate is the FP16-accumulate one on
+ * engines whose GEMMs accumulate in FP16 (llama.cpp's cuBLAS path; 2× on GeForce), else the bf16
+ * (FP32-accumulate) rate. Without native units for the precision (int4 anywhere, fp8 before Hopper/Ada)
+ * weights are dequantised to 16 bits, so that rate times the engine's weightOnlyQuant applies.
  */
-export function computeRate(d: Deployment, scenario: Scenario): { flops: number; native: boolean } {
+export function computeRate(d: Pick<Deployment, 'hardware' | 'engine' | 'efficiency' | 'precision'>): {
+  flops: number;
+  native: boolean;
+} {
   const f = d.hardware.flops;
-  const native =
-    d.precision === 'bf16'
-      ? f.bf16
-      : d.precision === 'fp8'
-        ? f.fp8
-        : d.precision === 'int8'
-          ? f.int8
-          : d.precision === 'fp4'
-            ? f.fp4
-            : undefined;
-  if (native !== undefined) return { flops: native, native: true };
-  return { flops: f.bf16 * d.efficiency.weightOnlyQuantPrefill[scenario], native: false };
+  const sixteenBit = d.engine.fp16Accumulate ? (f.fp16 ?? f.bf16) : f.bf16;
+  const native: Record<Precision, number | undefined> = {
+    bf16: f.bf16,
+    fp16: sixteenBit,
+    fp8: f.fp8,
+    int8: f.int8,
+    int4: undefined,
+    fp4: f.fp4,
+  };
+  const rate = native[d.precision];
+  if (rate !== undefined) return { flops: rate, native: true };
+  return { flops: sixteenBit * d.efficiency.weightOnlyQuant, native: false };
 }
 
-export function weightBytes(d: Deployment, params = d.model.totalParamsB): number {
+export function weightBytes(d: Pick<Deployment, 'model' | 'precision'>, params = d.model.totalParamsB): number {
   return params * 1e9 * bytesPerParam(d.precision);
 }
 
-/** Ring all-reduce of `bytes` per GPU: 2(N−1)/N of the data crosses each link, plus a fixed latency. */
-function allReduceMs(d: Deployment, bytes: number): number {
-  if (d.gpus <= 1) return 0;
-  const transfer = ((2 * (d.gpus - 1)) / d.gpus) * (bytes / d.hardware.interconnectBandwidth);
-  return (transfer + d.efficiency.commLatencyUs * 1e-6) * MS;
+/**
+ * The link between `devices` devices: NVLink/PCIe within a node, the network beyond it. Each collective also
+ * costs the engine's fixed latency (kernel launch and synchronisation), larger across nodes.
+ */
+function link(d: Deployment, devices: number): { bandwidth: number; latencyS: number } {
+  const h = d.hardware;
+  const latencyS = d.engine.collectiveUs * 1e-6;
+  return devices <= h.gpusPerNode
+    ? { bandwidth: h.interconnectBandwidth ?? DEFAULT_NODE_BANDWIDTH, latencyS }
+    : { bandwidth: h.nodeInterconnectBandwidth ?? DEFAULT_NODE_BANDWIDTH, latencyS: latencyS * NETWORK_LATENCY_FACTOR };
 }
 
-/** Tensor parallelism all-reduces the activations twice per layer (after attention and after the MLP). */
+/** Tensor parallelism all-reduces the activations twice per layer (after attention and after the MLP), as a ring. */
 export function tensorParallelMs(d: Deployment, tokens: number): number {
-  return 2 * d.model.architecture.layers * allReduceMs(d, tokens * d.model.architecture.hiddenSize * 2);
+  const { tp } = d.parallel;
+  if (tp <= 1) return 0;
+  const { bandwidth, latencyS } = link(d, tp);
+  const bytes = tokens * d.model.architecture.hiddenSize * 2;
+  const allReduceS = ((2 * (tp - 1)) / tp) * (bytes / bandwidth) + latencyS;
+  return 2 * d.model.architecture.layers * allReduceS * MS;
+}
+
+/** Pipeline stages hand the activations on, once per stage boundary. */
+export function pipelineMs(d: Deployment, tokens: number): number {
+  const { tp, pp } = d.parallel;
+  if (pp <= 1) return 0;
+  const { bandwidth, latencyS } = link(d, tp * pp);
+  const bytes = tokens * d.model.architecture.hiddenSize * 2;
+  return (pp - 1) * (bytes / bandwidth + latencyS) * MS;
+}
+
+/** Per-request time outside the kernels: the engine's own, plus its HTTP server's when the scope is http. */
+export function overheadMs(d: Pick<Deployment, 'engine' | 'scope'>): number {
+  return d.engine.overheadMs.engine + (d.scope === 'http' ? d.engine.overheadMs.server : 0);
 }
 
 export interface PrefillTime {
@@ -93,28 +134,39 @@ export interface PrefillTime {
   memoryMs: number;
   commMs: number;
   overheadMs: number;
+  /** Pipeline stages: a single request crosses them in turn, concurrent requests overlap across them. */
+  stages: number;
   totalMs: number;
   bound: 'compute' | 'memory';
 }
 
-/** Prefill = max(compute, weight + cached-KV read) + tensor-parallel communication + fixed overhead. */
-export function prefillTime(d: Deployment, newTokens: number, cachedTokens: number, scenario: Scenario): PrefillTime {
+/**
+ * Prefill = max(compute, weight + cached-KV read) + communication + overhead. One request crosses the
+ * pipeline stages in turn, so only the TP devices of a stage work on it at a time: PP adds memory, not
+ * speed, unless the engine cuts the prompt into chunks that follow each other through the stages
+ * (llama.cpp's micro-batches): m chunks over P stages take (m + P − 1) chunk-stage steps instead of m·P.
+ */
+export function prefillTime(d: Deployment, newTokens: number, cachedTokens: number): PrefillTime {
   const e = d.efficiency;
+  const { tp, pp } = d.parallel;
   const flops = prefillFlops(d.model, newTokens, cachedTokens);
-  const linearRate = computeRate(d, scenario).flops * d.gpus * e.prefillCompute[scenario];
-  const attentionRate = d.hardware.flops.bf16 * d.gpus * e.attentionCompute[scenario];
-  const computeMs = (flops.linear / linearRate + flops.attention / attentionRate) * MS;
-  // Large prefills touch every expert, so an MoE reads all its weights.
+  const linearRate = computeRate(d).flops * tp * e.prefill;
+  const attentionRate = d.hardware.flops.bf16 * tp * e.attention;
+  const chunks = pp > 1 && d.engine.pipelineChunkTokens ? Math.ceil(newTokens / d.engine.pipelineChunkTokens) : 1;
+  const steps = (chunks + pp - 1) / pp;
+  const computeMs = ((flops.linear / linearRate + flops.attention / attentionRate) * MS * steps) / chunks;
+  // Large prefills touch every expert, so an MoE reads all its weights; each chunk reads them again.
   const bytes = weightBytes(d) + cachedTokens * kvBytesPerToken(d.model, d.precision);
-  const memoryMs = (bytes / (d.hardware.memoryBandwidth * d.gpus * e.memoryBandwidth[scenario])) * MS;
-  const commMs = tensorParallelMs(d, newTokens);
-  const overheadMs = e.overheadMs[scenario];
+  const memoryMs = (bytes / (d.hardware.memoryBandwidth * tp * e.decode)) * MS * steps;
+  const commMs = tensorParallelMs(d, newTokens) + pipelineMs(d, newTokens);
+  const overhead = overheadMs(d);
   return {
     computeMs,
     memoryMs,
     commMs,
-    overheadMs,
-    totalMs: Math.max(computeMs, memoryMs) + commMs + overheadMs,
+    overheadMs: overhead,
+    stages: d.parallel.pp,
+    totalMs: Math.max(computeMs, memoryMs) + commMs + overhead,
     bound: computeMs >= memoryMs ? 'compute' : 'memory',
   };
 }
@@ -140,14 +192,15 @@ export interface DecodeTime {
 }
 
 /** One decode step for `batch` sequences of `contextTokens` each: bandwidth-bound (weights + KV), compute-checked. */
-export function decodeStep(d: Deployment, contextTokens: number, batch: number, scenario: Scenario): DecodeTime {
+export function decodeStep(d: Deployment, contextTokens: number, batch: number): DecodeTime {
   const e = d.efficiency;
+  const { tp } = d.parallel;
   const params = decodeParams(d.model, batch);
   const bytes = weightBytes(d, params) + batch * contextTokens * kvBytesPerToken(d.model, d.precision);
-  const memoryMs = (bytes / (d.hardware.memoryBandwidth * d.gpus * e.memoryBandwidth[scenario])) * MS;
+  const memoryMs = (bytes / (d.hardware.memoryBandwidth * tp * e.decode)) * MS;
   const decodeFlops = 2 * params * 1e9 * batch + prefillFlops(d.model, 1, contextTokens).attention * batch;
-  const computeMs = (decodeFlops / (computeRate(d, scenario).flops * d.gpus * e.prefillCompute[scenario])) * MS;
-  const commMs = tensorParallelMs(d, batch);
+  const computeMs = (decodeFlops / (computeRate(d).flops * tp * e.prefill)) * MS;
+  const commMs = tensorParallelMs(d, batch) + pipelineMs(d, batch);
   return {
     memoryMs,
     computeMs,
@@ -168,8 +221,11 @@ export interface MemoryFit {
   promptFits: boolean;
 }
 
-/** Weights are split across GPUs by tensor parallelism, and so is the KV cache. */
-export function memoryFit(d: Deployment, contextTokens: number): MemoryFit {
+/** Weights and KV cache are split over every device, whether by tensor or pipeline parallelism. */
+export function memoryFit(
+  d: Pick<Deployment, 'model' | 'hardware' | 'gpus' | 'precision'>,
+  contextTokens: number,
+): MemoryFit {
   const perToken = kvBytesPerToken(d.model, d.precision);
   const weightBytesPerGpu = weightBytes(d) / d.gpus;
   const usableBytesPerGpu = d.hardware.memoryBytes * USABLE_MEMORY_FRACTION;

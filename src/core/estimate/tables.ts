@@ -1,16 +1,19 @@
 import { formatPath } from '../settings/keepValid';
 import { Slicer } from '../slicer';
 import type { z } from 'zod';
+import builtinEngines from '../../../data/engines.json';
 import builtinHardware from '../../../data/hardware.json';
 import builtinModels from '../../../data/models.json';
 import builtinProviders from '../../../data/providers.json';
 import {
-  efficiencyClassSchema,
+  bandRowSchema,
+  engineRowSchema,
   hardwareRowSchema,
   modelRowSchema,
   providerRowSchema,
   tableFileSchema,
-  type EfficiencyClass,
+  type BandRow,
+  type EngineRow,
   type HardwareRow,
   type ModelRow,
   type ProviderRow,
@@ -19,8 +22,12 @@ import {
 export interface Tables {
   models: Map<string, ModelRow>;
   hardware: Map<string, HardwareRow>;
-  classes: Map<string, EfficiencyClass>;
+  engines: Map<string, EngineRow>;
+  /** TTFT range per engine class, keyed by class id. */
+  bands: Map<string, BandRow>;
   providers: Map<string, ProviderRow>;
+  /** Why a row was skipped, keyed `list:id`: the error for an id the tables then lack says so. */
+  skipped: Map<string, string>;
 }
 
 /** One invalid row or file: where it came from and which field is at fault. */
@@ -44,14 +51,16 @@ export interface TableSource {
 export const BUILTIN_SOURCES: readonly TableSource[] = [
   { name: 'built-in data/models.json', data: builtinModels },
   { name: 'built-in data/hardware.json', data: builtinHardware },
+  { name: 'built-in data/engines.json', data: builtinEngines },
   { name: 'built-in data/providers.json', data: builtinProviders },
 ];
 
-type ListName = 'models' | 'hardware' | 'classes' | 'providers';
-const ROW_SCHEMAS: Record<ListName, z.ZodType<{ id: string }>> = {
+export type ListName = 'models' | 'hardware' | 'engines' | 'bands' | 'providers';
+const ROW_SCHEMAS: Record<ListName, z.ZodType<{ id: string }, unknown>> = {
   models: modelRowSchema,
   hardware: hardwareRowSchema,
-  classes: efficiencyClassSchema,
+  engines: engineRowSchema,
+  bands: bandRowSchema,
   providers: providerRowSchema,
 };
 
@@ -81,10 +90,17 @@ export async function loadTablesSliced(
 function* mergeSteps(
   userSources: readonly TableSource[],
 ): Generator<void, { tables: Tables; problems: TableProblem[] }> {
-  const tables: Tables = { models: new Map(), hardware: new Map(), classes: new Map(), providers: new Map() };
+  const tables: Tables = {
+    models: new Map(),
+    hardware: new Map(),
+    engines: new Map(),
+    bands: new Map(),
+    providers: new Map(),
+    skipped: new Map(),
+  };
   const problems: TableProblem[] = [];
   for (const source of [...BUILTIN_SOURCES, ...userSources]) yield* mergeSource(source, tables, problems);
-  dropHardwareWithoutClass(tables, problems);
+  dropBrokenEngines(tables, problems);
   return { tables, problems };
 }
 
@@ -101,32 +117,41 @@ function* mergeSource(source: TableSource, tables: Tables, problems: TableProble
       const parsed = ROW_SCHEMAS[list].safeParse(raw);
       const rowId = idOf(raw);
       if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-          problems.push({
-            source: source.name,
-            ...(rowId ? { id: rowId } : {}),
-            path: formatPath([list, index, ...issue.path]),
-            message: issue.message,
-          });
-        }
-      } else (tables[list] as Map<string, unknown>).set(parsed.data.id, parsed.data);
+        const rowProblems = parsed.error.issues.map((issue) => ({
+          source: source.name,
+          ...(rowId ? { id: rowId } : {}),
+          path: formatPath([list, index, ...issue.path]),
+          message: issue.message,
+        }));
+        problems.push(...rowProblems);
+        if (rowId) tables.skipped.set(`${list}:${rowId}`, rowProblems.map(describeProblem).join('; '));
+      } else {
+        (tables[list] as Map<string, unknown>).set(parsed.data.id, parsed.data);
+        if (rowId) tables.skipped.delete(`${list}:${rowId}`);
+      }
       yield;
     }
   }
 }
 
-/** A hardware row must name an efficiency class, since efficiency lives in the class, not the row. */
-function dropHardwareWithoutClass(tables: Tables, problems: TableProblem[]): void {
-  for (const row of [...tables.hardware.values()]) {
-    if (tables.classes.has(row.class)) continue;
-    tables.hardware.delete(row.id);
-    problems.push({
-      source: 'tables',
-      id: row.id,
-      path: `hardware(${row.id}).class`,
-      message: `unknown efficiency class '${row.class}'; known: ${[...tables.classes.keys()].join(', ')}`,
-    });
+/** An engine that borrows another's efficiency must name one with its own, and its class needs a band. */
+function dropBrokenEngines(tables: Tables, problems: TableProblem[]): void {
+  const drop = (row: EngineRow, path: string, message: string) => {
+    tables.engines.delete(row.id);
+    tables.skipped.set(`engines:${row.id}`, `${path}: ${message}`);
+    problems.push({ source: 'tables', id: row.id, path, message });
+  };
+  for (const row of [...tables.engines.values()]) {
+    const from = row.efficiencyFrom;
+    if (from !== undefined && !tables.engines.get(from)?.efficiency)
+      drop(row, `engines(${row.id}).efficiencyFrom`, `'${from}' is not an engine with its own efficiency`);
+    else if (!tables.bands.has(row.class))
+      drop(row, `engines(${row.id}).class`, `no band for engine class '${row.class}'`);
   }
+}
+
+export function describeProblem(p: TableProblem): string {
+  return `${p.source}: ${p.path}: ${p.message}`;
 }
 
 /** Parses a workspace or --table file's text; a JSON error becomes a problem, never an exception. */

@@ -1,37 +1,82 @@
-import { distance } from 'fastest-levenshtein';
 import {
   precisionSchema,
-  type EfficiencyClass,
+  type BandRow,
+  type Efficiency,
+  type EngineRow,
   type HardwareRow,
   type ModelRow,
   type Precision,
   type ProviderRow,
+  type Scope,
 } from './schemas';
 import type { Tables } from './tables';
+import { closestIds } from './closest';
 import { tokenizerFor } from '../tokenize/models';
 import type { TokenizerId } from '../tokenize/types';
 
+export { closestIds };
+
 /**
  * Target ids:
- *  - self-hosted `MODEL@[Nx]HARDWARE[:PRECISION]`, e.g. `llama-3.1-70b@4xh100-sxm:fp8` (N GPUs, tensor parallel).
+ *  - self-hosted `MODEL@[Nx]HARDWARE[:PRECISION][:tpNppM][+ENGINE]`, e.g. `llama-3.1-70b@4xh100-sxm:fp8+vllm`
+ *    (N devices; `:tp8pp2` fixes the split, else TP within a node and PP across nodes).
  *    `HARDWARE xN` (with a space) is accepted too, e.g. `llama-3.1-70b@h100-sxm x4:fp8`.
  *  - provider `PROVIDER/MODEL`, e.g. `openai/gpt-4o`.
  */
 export type TargetSpec =
-  | { kind: 'self-hosted'; model: string; hardware: string; gpus: number; precision?: Precision }
-  | { kind: 'provider'; id: string };
-
-export type ResolvedTarget =
   | {
       kind: 'self-hosted';
-      id: string;
-      model: ModelRow;
-      hardware: HardwareRow;
-      efficiency: EfficiencyClass;
+      model: string;
+      hardware: string;
       gpus: number;
-      precision: Precision;
+      precision?: Precision;
+      engine?: string;
+      tp?: number;
+      pp?: number;
     }
-  | { kind: 'provider'; id: string; provider: ProviderRow; model?: ModelRow };
+  | { kind: 'provider'; id: string };
+
+/** How the devices split the model: tensor parallel within a stage, pipeline stages in sequence. */
+export interface Parallelism {
+  tp: number;
+  pp: number;
+  /** True when derived from the device count (no `:tpNppM`, `--tp` or `--pp`). */
+  assumed: boolean;
+}
+
+export interface SelfHostedTarget {
+  kind: 'self-hosted';
+  id: string;
+  model: ModelRow;
+  hardware: HardwareRow;
+  engine: EngineRow;
+  /** The engine's efficiency on this hardware (its family's row, else its vendor's). */
+  efficiency: Efficiency;
+  /** The TTFT range of the engine's class. */
+  band: BandRow;
+  gpus: number;
+  parallel: Parallelism;
+  precision: Precision;
+  /** Whether the HTTP server's overhead is part of TTFT. */
+  scope: Scope;
+  /** How the engine was chosen: named in the id, the default, or the vendor's fallback (with why). */
+  engineChoice: 'named' | 'default' | 'fallback';
+  engineNote?: string;
+}
+
+export type ResolvedTarget =
+  SelfHostedTarget | { kind: 'provider'; id: string; provider: ProviderRow; model?: ModelRow };
+
+/** What the user did not name in the target: the engine and the measurement scope. */
+export interface TargetAssumptions {
+  engine?: string;
+  scope?: Scope;
+}
+
+/** The engine assumed when neither the target nor the settings name one. */
+export const DEFAULT_ENGINE = 'vllm';
+/** What a client sees: the editor's and the CLI's default scope. */
+export const DEFAULT_SCOPE: Scope = 'http';
 
 /** Bad target: the message names what is wrong and `suggestions` the closest valid ids. */
 export class TargetError extends Error {
@@ -43,31 +88,49 @@ export class TargetError extends Error {
   }
 }
 
-const SELF_HOSTED = /^([^@\s]+)@(?:(\d+)x)?([a-z0-9][a-z0-9._-]*?)(?:\s+x(\d+))?(?::([a-z0-9]+))?$/;
+const SELF_HOSTED =
+  /^([^@\s]+)@(?:(\d+)x)?([a-z0-9][a-z0-9._-]*?)(?:\s+x(\d+))?((?::[a-z0-9]+)*)(?:\+([a-z0-9][a-z0-9._-]*))?$/;
+const PARALLEL = /^(?:tp(\d+))?(?:pp(\d+))?$/;
+const SYNTAX = 'use MODEL@[Nx]HARDWARE[:PRECISION][:tpNppM][+ENGINE] or PROVIDER/MODEL';
 
 export function parseTargetId(text: string): TargetSpec {
   const trimmed = text.trim();
   if (trimmed.includes('@')) {
     const m = SELF_HOSTED.exec(trimmed);
-    if (!m) throw new TargetError(`'${text}' is not a target id; use MODEL@[Nx]HARDWARE[:PRECISION] or PROVIDER/MODEL`);
-    const [, model = '', prefixCount, hardware = '', suffixCount, precision] = m;
+    if (!m) throw new TargetError(`'${text}' is not a target id; ${SYNTAX}`);
+    const [, model = '', prefixCount, hardware = '', suffixCount, qualifiers = '', engine] = m;
     if (prefixCount && suffixCount) throw new TargetError(`'${text}' gives the GPU count twice`);
+    let precision: Precision | undefined;
+    let split: { tp?: number; pp?: number } = {};
+    for (const part of qualifiers.split(':').filter(Boolean)) {
+      const parallel = PARALLEL.exec(part);
+      if (parallel && (parallel[1] || parallel[2])) {
+        split = {
+          ...(parallel[1] ? { tp: parseGpuCount(parallel[1], 'tp') } : {}),
+          ...(parallel[2] ? { pp: parseGpuCount(parallel[2], 'pp') } : {}),
+        };
+      } else if (precision === undefined) precision = parsePrecision(part);
+      else throw new TargetError(`'${text}' gives the precision twice`);
+    }
+    const count = prefixCount ?? suffixCount;
     return {
       kind: 'self-hosted',
       model,
       hardware,
-      gpus: parseGpuCount(prefixCount ?? suffixCount ?? '1'),
-      ...(precision ? { precision: parsePrecision(precision) } : {}),
+      gpus: count ? parseGpuCount(count) : (split.tp ?? 1) * (split.pp ?? 1),
+      ...(precision ? { precision } : {}),
+      ...split,
+      ...(engine ? { engine } : {}),
     };
   }
   if (/^[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._:-]*$/.test(trimmed)) return { kind: 'provider', id: trimmed };
-  throw new TargetError(`'${text}' is not a target id; use MODEL@[Nx]HARDWARE[:PRECISION] or PROVIDER/MODEL`);
+  throw new TargetError(`'${text}' is not a target id; ${SYNTAX}`);
 }
 
-export function parseGpuCount(text: string): number {
+export function parseGpuCount(text: string, what = 'GPU count'): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1 || n > 1024)
-    throw new TargetError(`GPU count must be an integer from 1 to 1024, got '${text}'`);
+    throw new TargetError(`${what} must be an integer from 1 to 1024, got '${text}'`);
   return n;
 }
 
@@ -81,41 +144,138 @@ export function parsePrecision(text: string): Precision {
   return parsed.data;
 }
 
-export function formatTargetId(spec: { model: string; hardware: string; gpus: number; precision?: Precision }): string {
-  return `${spec.model}@${spec.gpus > 1 ? `${spec.gpus}x` : ''}${spec.hardware}${spec.precision ? `:${spec.precision}` : ''}`;
+/** `model@[Nx]hardware[:precision][:tpNppM][+engine]`; the split only when it was chosen, not assumed. */
+export function formatTargetId(spec: {
+  model: string;
+  hardware: string;
+  gpus: number;
+  precision?: Precision;
+  parallel?: Parallelism;
+  engine?: string;
+}): string {
+  const split = spec.parallel && !spec.parallel.assumed ? `:tp${spec.parallel.tp}pp${spec.parallel.pp}` : '';
+  return `${spec.model}@${spec.gpus > 1 ? `${spec.gpus}x` : ''}${spec.hardware}${spec.precision ? `:${spec.precision}` : ''}${split}${spec.engine ? `+${spec.engine}` : ''}`;
 }
 
-/** Looks the ids up in the tables; unknown ids throw a TargetError listing the closest valid ids. */
-export function resolveTarget(spec: TargetSpec, tables: Tables): ResolvedTarget {
+/**
+ * Looks the ids up in the tables; unknown ids throw a TargetError listing the closest valid ids (or, for a
+ * row skipped for an error, that error). `assume` supplies what the id leaves out: the engine (else vLLM)
+ * and the measurement scope (else http).
+ */
+export function resolveTarget(spec: TargetSpec, tables: Tables, assume: TargetAssumptions = {}): ResolvedTarget {
   if (spec.kind === 'provider') {
-    const provider = lookup(tables.providers, spec.id, 'provider model');
+    const provider = lookup(tables, 'providers', spec.id, 'provider model');
     return { kind: 'provider', id: provider.id, provider, ...modelOf(provider, tables) };
   }
-  const model = lookup(tables.models, spec.model, 'model');
-  const hardware = lookup(tables.hardware, spec.hardware, 'hardware');
-  const efficiency = tables.classes.get(hardware.class);
-  if (!efficiency)
-    throw new TargetError(`hardware '${hardware.id}' names unknown efficiency class '${hardware.class}'`);
+  const model = lookup(tables, 'models', spec.model, 'model');
+  const hardware = lookup(tables, 'hardware', spec.hardware, 'hardware');
   const precision = spec.precision ?? defaultPrecision(model);
-  if (!model.precisions.includes(precision)) {
+  if (!offers(model, precision)) {
     throw new TargetError(
       `model '${model.id}' is not offered at ${precision}; supported: ${model.precisions.join(', ')}`,
     );
   }
+  const choice = chooseEngine(spec.engine, assume.engine, hardware, tables);
+  const parallel = parallelism(spec, choice.engine, hardware);
   return {
     kind: 'self-hosted',
-    id: formatTargetId({ model: model.id, hardware: hardware.id, gpus: spec.gpus, precision }),
+    id: formatTargetId({
+      model: model.id,
+      hardware: hardware.id,
+      gpus: spec.gpus,
+      precision,
+      parallel,
+      engine: choice.engine.id,
+    }),
     model,
     hardware,
-    efficiency,
+    ...choice,
+    band: tables.bands.get(choice.engine.class) as BandRow, // loadTables drops engines whose class has no band
     gpus: spec.gpus,
+    parallel,
     precision,
+    scope: assume.scope ?? DEFAULT_SCOPE,
   };
 }
 
-/** The first listed precision is the model's native one (bf16 for most, fp8 for DeepSeek V3, fp4 for gpt-oss). */
+/** The first listed precision is the model's native one; fp16 is offered wherever bf16 is. */
 function defaultPrecision(model: ModelRow): Precision {
   return model.precisions[0] ?? 'bf16';
+}
+
+function offers(model: ModelRow, precision: Precision): boolean {
+  return model.precisions.includes(precision) || (precision === 'fp16' && model.precisions.includes('bf16'));
+}
+
+/** The engine's efficiency on the hardware: its family's entry, else its vendor's; undefined where it does not run. */
+export function engineEfficiency(engine: EngineRow, hardware: HardwareRow, tables: Tables): Efficiency | undefined {
+  const source = engine.efficiencyFrom ? tables.engines.get(engine.efficiencyFrom) : engine;
+  return source?.efficiency?.[hardware.family] ?? source?.efficiency?.[hardware.vendor];
+}
+
+function chooseEngine(
+  named: string | undefined,
+  preferred: string | undefined,
+  hardware: HardwareRow,
+  tables: Tables,
+): Pick<SelfHostedTarget, 'engine' | 'efficiency' | 'engineChoice' | 'engineNote'> {
+  const runsHere = (engine: EngineRow) => engineEfficiency(engine, hardware, tables);
+  const unsupported = (engine: EngineRow) => {
+    const here = [...tables.engines.values()].filter((e) => runsHere(e)).map((e) => e.id);
+    return new TargetError(
+      `${engine.name} (${engine.id}) has no efficiency row for ${hardware.vendor} hardware (${hardware.id}); engines for it: ${here.join(', ') || 'none'}`,
+    );
+  };
+  if (named !== undefined) {
+    const engine = lookup(tables, 'engines', named, 'engine');
+    const efficiency = runsHere(engine);
+    if (!efficiency) throw unsupported(engine);
+    return { engine, efficiency, engineChoice: 'named' };
+  }
+  const wanted = lookup(tables, 'engines', preferred ?? DEFAULT_ENGINE, 'engine');
+  const efficiency = runsHere(wanted);
+  if (efficiency) return { engine: wanted, efficiency, engineChoice: 'default' };
+  const fallback = [...tables.engines.values()].find((e) => e.defaultFor.includes(hardware.vendor) && runsHere(e));
+  if (!fallback) throw unsupported(wanted);
+  return {
+    engine: fallback,
+    efficiency: runsHere(fallback) as Efficiency,
+    engineChoice: 'fallback',
+    engineNote: `${wanted.name} does not run on ${hardware.vendor} hardware: ${fallback.name} assumed`,
+  };
+}
+
+/**
+ * The split of `gpus` devices. Tensor-parallel engines default to the largest TP that divides the count
+ * within a node, and pipeline stages across nodes; layer-splitting engines (llama.cpp) only have stages.
+ */
+export function parallelism(
+  spec: { gpus: number; tp?: number; pp?: number },
+  engine: EngineRow,
+  hardware: HardwareRow,
+): Parallelism {
+  const { gpus } = spec;
+  if (spec.tp !== undefined || spec.pp !== undefined) {
+    const tp = spec.tp ?? gpus / (spec.pp ?? 1);
+    const pp = spec.pp ?? gpus / tp;
+    if (!Number.isInteger(tp) || !Number.isInteger(pp) || tp * pp !== gpus)
+      throw new TargetError(`tp ${tp} × pp ${pp} does not match ${gpus} device(s)`);
+    if (engine.split === 'layer' && tp > 1)
+      throw new TargetError(`${engine.name} splits a model by layers: it has no tensor parallelism (use pp)`);
+    return checkLinks({ tp, pp, assumed: false }, hardware);
+  }
+  if (engine.split === 'layer') return checkLinks({ tp: 1, pp: gpus, assumed: true }, hardware);
+  let tp = Math.min(gpus, hardware.gpusPerNode);
+  while (gpus % tp !== 0) tp -= 1;
+  return checkLinks({ tp, pp: gpus / tp, assumed: true }, hardware);
+}
+
+function checkLinks(parallel: Parallelism, hardware: HardwareRow): Parallelism {
+  if (parallel.tp * parallel.pp > 1 && hardware.interconnectBandwidth === undefined)
+    throw new TargetError(
+      `hardware '${hardware.id}' gives no interconnectBandwidth, which ${parallel.tp * parallel.pp} devices need (add it to the row)`,
+    );
+  return parallel;
 }
 
 /**
@@ -128,37 +288,15 @@ function modelOf(provider: ProviderRow, tables: Tables): { model?: ModelRow } {
   return model ? { model } : {};
 }
 
-function lookup<T>(map: Map<string, T>, id: string, what: string): T {
-  const row = map.get(id);
-  if (row === undefined) throw new TargetError(`unknown ${what} '${id}'`, closestIds(id, [...map.keys()]));
-  return row;
-}
+type Lists = Pick<Tables, 'models' | 'hardware' | 'engines' | 'providers'>;
+type RowOf<L extends keyof Lists> = Lists[L] extends Map<string, infer R> ? R : never;
 
-/**
- * The nearest ids (at most `max`): ids that contain the query, or that the query extends with a "-suffix"
- * ("h200-sxm" → "h200"), come first,
- * then by edit distance ignoring punctuation ("gpt4o" → "gpt-4o"), then by plain edit distance; ties keep table order.
- */
-export function closestIds(query: string, candidates: readonly string[], max = 3): string[] {
-  const q = query.toLowerCase();
-  return candidates
-    .map((candidate, index) => {
-      const c = candidate.toLowerCase();
-      return {
-        candidate,
-        index,
-        contains: c.includes(q) || q.startsWith(`${c}-`) ? 0 : 1,
-        bare: distance(bare(q), bare(c)),
-        d: distance(q, c),
-      };
-    })
-    .sort((a, b) => a.contains - b.contains || a.bare - b.bare || a.d - b.d || a.index - b.index)
-    .slice(0, max)
-    .map((c) => c.candidate);
-}
-
-function bare(id: string): string {
-  return id.replace(/[^a-z0-9]/g, '');
+function lookup<L extends keyof Lists>(tables: Tables, list: L, id: string, what: string): RowOf<L> {
+  const row = (tables[list] as Map<string, RowOf<L>>).get(id);
+  if (row !== undefined) return row;
+  const skipped = tables.skipped.get(`${list}:${id}`);
+  if (skipped !== undefined) throw new TargetError(`${what} '${id}' was skipped: ${skipped}`);
+  throw new TargetError(`unknown ${what} '${id}'`, closestIds(id, [...tables[list].keys()]));
 }
 
 /** The tokenizer id a target's model uses (as the tables name it; the registry may approximate it). */
@@ -172,10 +310,23 @@ export function targetTokenizer(target: ResolvedTarget): TokenizerId {
   return tokenizerFor(targetTokenizerId(target));
 }
 
-/** "llama-3.1-70b · 4×h100-sxm" or "openai/gpt-4o": how messages name a target. */
+/** "llama-3.1-70b · 4×h100-sxm · vLLM" or "openai/gpt-4o": how every surface names a target. */
 export function targetLabel(target: ResolvedTarget): string {
   if (target.kind === 'provider') return target.id;
-  return `${target.model.id} · ${target.gpus > 1 ? `${target.gpus}×` : ''}${target.hardware.id}${target.precision !== target.model.precisions[0] ? ` ${target.precision}` : ''}`;
+  return `${target.model.id} · ${target.gpus > 1 ? `${target.gpus}×` : ''}${target.hardware.id}${target.precision !== target.model.precisions[0] ? ` ${target.precision}` : ''} · ${target.engine.name}`;
+}
+
+/**
+ * What an estimate assumes beyond the target's name, in the words every surface uses:
+ * "vLLM · HTTP" or "llama.cpp (Apple fallback) · engine only · PP 2". Providers assume nothing here.
+ */
+export function assumptionLabel(target: ResolvedTarget): string {
+  if (target.kind === 'provider') return '';
+  const { tp, pp } = target.parallel;
+  const split =
+    tp * pp > 1 ? ` · ${[tp > 1 ? `TP ${tp}` : '', pp > 1 ? `PP ${pp}` : ''].filter(Boolean).join(' × ')}` : '';
+  const chosen = target.engineChoice === 'fallback' ? ` (${target.hardware.vendor} fallback)` : '';
+  return `${target.engine.name}${chosen} · ${target.scope === 'http' ? 'HTTP' : 'engine only'}${split}`;
 }
 
 /** Targets used until the user picks some: a common self-hosted deployment and a common API. */
@@ -202,6 +353,11 @@ export function targetIdForModel(name: string, tables: Tables, primary?: Resolve
   const { provider, model } = lookupModelName(name, tables);
   if (provider) return provider.id;
   if (!model) return undefined;
-  const hardware = primary?.kind === 'self-hosted' ? primary : undefined;
-  return formatTargetId({ model: model.id, hardware: hardware?.hardware.id ?? 'h100-sxm', gpus: hardware?.gpus ?? 1 });
+  const like = primary?.kind === 'self-hosted' ? primary : undefined;
+  return formatTargetId({
+    model: model.id,
+    hardware: like?.hardware.id ?? 'h100-sxm',
+    gpus: like?.gpus ?? 1,
+    ...(like?.engineChoice === 'named' ? { engine: like.engine.id } : {}),
+  });
 }

@@ -1,76 +1,182 @@
+// The validation set: published single-request TTFT / prefill measurements, split by source into a
+// half the engine rows are fitted on and a half they are only checked against (see fit.ts).
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { precisionSchema } from './schemas';
-import { prefillTime, type Scenario } from './selfHosted';
-import { resolveTarget } from './targets';
+import { precisionSchema, scopeSchema, strict } from './schemas';
+import { resolveTarget, type SelfHostedTarget } from './targets';
 import type { Tables } from './tables';
 import { estimate } from './estimate';
 
-/** A measured batch-1 point: either client TTFT or raw prefill throughput (no server overhead). */
-export const validationPointSchema = z.object({
+const dateString = z.string().regex(/^\d{4}(-\d{2}(-\d{2})?)?$/, 'expected YYYY, YYYY-MM or YYYY-MM-DD');
+
+export const validationSourceSchema = strict({
+  id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/),
+  title: z.string().min(1),
+  url: z.string().url(),
+  /** When the measurement was published (or the snapshot the numbers come from). */
+  date: dateString,
+  note: z.string().optional(),
+});
+export type ValidationSource = z.infer<typeof validationSourceSchema>;
+
+/** One measured batch-1 point: client or engine TTFT, or prompt-processing throughput (llama-bench ppN). */
+export const validationPointSchema = strict({
   id: z.string().min(1),
+  source: z.string().min(1),
+  engine: z.string().min(1),
+  engineVersion: z.string().min(1),
+  /**
+   * engine: an offline harness without a server (llama-bench, gptSessionBenchmark, profile_generation); http: a
+   * client's TTFT.
+   */
+  scope: scopeSchema,
   model: z.string().min(1),
   hardware: z.string().min(1),
   gpus: z.number().int().positive(),
+  tp: z.number().int().positive().optional(),
+  pp: z.number().int().positive().optional(),
   precision: precisionSchema,
   metric: z.enum(['ttft_ms', 'prefill_tokens_per_s']),
   inputTokens: z.number().int().positive(),
   measured: z.number().finite().positive(),
-  engine: z.string().min(1),
-  /**
-   * Which point of the efficiency band this engine corresponds to (llama.cpp: low, vLLM/SGLang: typical, TensorRT-LLM:
-   * high).
-   */
-  engineTier: z.enum(['low', 'typical', 'high']),
-  /** 'fit': used to set its class's band values (in-sample); 'check': held out. */
-  role: z.enum(['fit', 'check']),
+  /** What exactly the number is, in the source's words where possible. */
   measures: z.string().min(1),
-  source: z.string().min(1),
-  url: z.string().url(),
-  date: z.string().min(4),
 });
 export type ValidationPoint = z.infer<typeof validationPointSchema>;
 
-export const validationFileSchema = z.object({
-  goalMedianAbsPctError: z.number().positive(),
+export const validationFileSchema = strict({
+  $comment: z.string().optional(),
+  goals: strict({
+    heldOutMedianAbsPctEngineGiven: z.number().positive(),
+    heldOutMedianAbsPctDefaultEngine: z.number().positive(),
+    inRangeShare: z.number().positive().max(1),
+  }),
+  sources: z.array(validationSourceSchema).min(1),
+  /** Model rows only the validation needs (older models the sources measured), in the models.json schema. */
+  models: z.array(z.unknown()).default([]),
   points: z.array(validationPointSchema).min(1),
-  excluded: z.array(z.object({ what: z.string(), why: z.string() })).optional(),
+  excluded: z.array(strict({ what: z.string(), source: z.string().optional(), why: z.string() })).default([]),
 });
+export type ValidationFile = z.infer<typeof validationFileSchema>;
+
+export type Half = 'fit' | 'check';
+
+/**
+ * Which half each source lands in, fixed before any fitting: sources in the order of the SHA-256 of their id,
+ * each put in the half holding fewer sources of its engines so far, then fewer sources in all (ties: fit).
+ * Half the sources land on each side, a source's points never sit on both, and an engine with two or more
+ * sources has some in each half.
+ */
+export function splitSources(points: readonly ValidationPoint[]): Map<string, Half> {
+  const engines = new Map<string, Set<string>>();
+  for (const p of points) engines.set(p.source, (engines.get(p.source) ?? new Set()).add(p.engine));
+  const order = [...engines.keys()].sort((a, b) => sha256(a).localeCompare(sha256(b)));
+  const split = new Map<string, Half>();
+  const sourcesOf = (half: Half, engine?: string) =>
+    [...split].filter(([s, h]) => h === half && (engine === undefined || engines.get(s)?.has(engine))).length;
+  for (const source of order) {
+    const mine = [...(engines.get(source) as Set<string>)];
+    const byEngine = (half: Half) => mine.reduce((n, e) => n + sourcesOf(half, e), 0);
+    const fewer =
+      byEngine('check') !== byEngine('fit')
+        ? byEngine('check') < byEngine('fit')
+        : sourcesOf('check') < sourcesOf('fit');
+    split.set(source, fewer ? 'check' : 'fit');
+  }
+  return split;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The point's deployment as the estimator resolves it, with the point's engine (null: the default) and scope. */
+export function pointTarget(point: ValidationPoint, tables: Tables, engine: string | null = point.engine) {
+  const target = resolveTarget(
+    {
+      kind: 'self-hosted',
+      model: point.model,
+      hardware: point.hardware,
+      gpus: point.gpus,
+      precision: point.precision,
+      ...(engine !== null ? { engine } : {}),
+      ...(point.tp !== undefined ? { tp: point.tp } : {}),
+      ...(point.pp !== undefined ? { pp: point.pp } : {}),
+    },
+    tables,
+    { scope: point.scope },
+  );
+  return target as SelfHostedTarget;
+}
+
+/** Measured time in ms: throughput points become the time to process the prompt. */
+export function measuredMs(point: ValidationPoint): number {
+  return point.metric === 'prefill_tokens_per_s' ? (point.inputTokens / point.measured) * 1000 : point.measured;
+}
 
 export interface ValidationRow {
   point: ValidationPoint;
-  /** Both in milliseconds (throughput points converted to prefill time). */
+  half: Half;
+  target: string;
   measuredMs: number;
   predictedMs: number;
+  low: number;
+  high: number;
   /** (predicted − measured) / measured × 100 */
   errorPct: number;
+  inRange: boolean;
 }
 
-export function predictPoint(point: ValidationPoint, tables: Tables): ValidationRow {
-  const target = resolveTarget(
-    { kind: 'self-hosted', model: point.model, hardware: point.hardware, gpus: point.gpus, precision: point.precision },
-    tables,
-  );
-  if (target.kind !== 'self-hosted') throw new Error('validation points are self-hosted targets');
-  const scenario: Scenario = point.engineTier;
-  let predictedMs: number;
-  let measuredMs: number;
-  if (point.metric === 'prefill_tokens_per_s') {
-    const p = prefillTime(target, point.inputTokens, 0, scenario);
-    predictedMs = p.totalMs - p.overheadMs;
-    measuredMs = (point.inputTokens / point.measured) * 1000;
-  } else {
-    const e = estimate(target, { inputTokens: point.inputTokens, outputTokens: 1 });
-    predictedMs = scenario === 'typical' ? e.ttftMs.p50 : scenario === 'high' ? e.ttftMs.low : e.ttftMs.high;
-    measuredMs = point.measured;
-  }
-  return { point, measuredMs, predictedMs, errorPct: ((predictedMs - measuredMs) / measuredMs) * 100 };
+/**
+ * The estimate for the point at concurrency 1 with one output token. `engine` null predicts what a user
+ * who names no engine gets (the default, or the vendor's fallback).
+ */
+export function predictPoint(
+  point: ValidationPoint,
+  tables: Tables,
+  half: Half,
+  engine: string | null = point.engine,
+): ValidationRow {
+  const target = pointTarget(point, tables, engine);
+  const e = estimate(target, { inputTokens: point.inputTokens, outputTokens: 1 });
+  const measured = measuredMs(point);
+  const predicted = e.ttftMs.p50;
+  return {
+    point,
+    half,
+    target: target.id,
+    measuredMs: measured,
+    predictedMs: predicted,
+    low: e.ttftMs.low,
+    high: e.ttftMs.high,
+    errorPct: ((predicted - measured) / measured) * 100,
+    inRange: e.ttftMs.low <= measured && measured <= e.ttftMs.high,
+  };
 }
 
-export function medianAbsPctError(rows: readonly ValidationRow[]): number {
-  const errors = rows.map((r) => Math.abs(r.errorPct)).sort((a, b) => a - b);
-  if (errors.length === 0) return Number.NaN;
-  const mid = Math.floor(errors.length / 2);
-  return errors.length % 2 === 1
-    ? (errors[mid] as number)
-    : ((errors[mid - 1] as number) + (errors[mid] as number)) / 2;
+export function medianAbsPctError(rows: readonly Pick<ValidationRow, 'errorPct'>[]): number {
+  return median(rows.map((r) => Math.abs(r.errorPct)));
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Linear-interpolated quantile (type 7, as numpy's default) of unsorted values. */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const at = (sorted.length - 1) * q;
+  const lo = Math.floor(at);
+  const hi = Math.ceil(at);
+  return (sorted[lo] as number) + ((sorted[hi] as number) - (sorted[lo] as number)) * (at - lo);
+}
+
+export function inRangeShare(rows: readonly Pick<ValidationRow, 'inRange'>[]): number {
+  return rows.length === 0 ? Number.NaN : rows.filter((r) => r.inRange).length / rows.length;
 }

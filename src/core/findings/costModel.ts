@@ -16,7 +16,8 @@ export interface FindingCostModel {
   contextWindow?: number;
   cacheRule: CacheRule;
   ttftMs(inputTokens: number, cachedTokens: number): number;
-  costUsd(inputTokens: number, cachedTokens: number): number;
+  /** null when the target has no price (self-hosted hardware used for latency only). */
+  costUsd(inputTokens: number, cachedTokens: number): number | null;
 }
 
 /**

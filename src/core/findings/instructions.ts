@@ -1,4 +1,4 @@
-import { formatCount, formatMs, formatUsd } from '../format';
+import { formatCount, formatMs, formatUsd, scaleUsd, usdDifference } from '../format';
 import type { Activation, ParsedPrompt } from '../prompt/types';
 import { isInstructionFormat, type InstructionFormat } from '../prompt/formats';
 import { cacheableTokens, type FindingCostModel } from './costModel';
@@ -43,9 +43,9 @@ export interface InstructionsBudget {
   /** Of those, what the target's prefix cache can serve: they come first, so all of them, rounded to the rule. */
   cacheableTokens: number;
   /** Added to every request, nothing cached (the first request, or after the cache expired). */
-  cold: { ttftMs: number; costUsd: number };
+  cold: { ttftMs: number; costUsd: number | null };
   /** Added to every request when the prefix cache serves them (the steady state of a busy assistant). */
-  warm: { ttftMs: number; costUsd: number };
+  warm: { ttftMs: number; costUsd: number | null };
   maxTokens: number;
   target: string;
 }
@@ -88,9 +88,12 @@ export function instructionsBudget(
   // They lead the request, so a cache holds all of them (to the rule's granularity); one token of the
   // request after them is always computed.
   const cached = cacheableTokens(tokens, tokens + 1, model.cacheRule);
+  const atLeastZero = (usd: number | null) => (usd === null ? null : Math.max(0, usd));
   const added = (cachedTokens: number) => ({
     ttftMs: tokens === 0 ? 0 : Math.max(0, model.ttftMs(tokens + 1, cachedTokens) - model.ttftMs(1, 0)),
-    costUsd: tokens === 0 ? 0 : Math.max(0, model.costUsd(tokens + 1, cachedTokens) - model.costUsd(1, 0)),
+    // null: the target has no price (a latency-only hardware row).
+    costUsd:
+      tokens === 0 ? 0 : atLeastZero(usdDifference(model.costUsd(tokens + 1, cachedTokens), model.costUsd(1, 0))),
   });
   return {
     alwaysOn,
@@ -139,8 +142,8 @@ export function describeInstructionsBudget(b: InstructionsBudget): string {
   return (
     `Always-on instructions: ${formatCount(b.tokens)} tokens in ${files}, prepended to every chat request: ` +
     `+${formatMs(b.cold.ttftMs)} TTFT and ${formatUsd(b.cold.costUsd)} per request cold ` +
-    `(${formatUsd(b.cold.costUsd * 1000)} per 1,000), +${formatMs(b.warm.ttftMs)} and ${formatUsd(b.warm.costUsd)} ` +
-    `(${formatUsd(b.warm.costUsd * 1000)} per 1,000) when the prefix cache serves them ` +
+    `(${formatUsd(scaleUsd(b.cold.costUsd, 1000))} per 1,000), +${formatMs(b.warm.ttftMs)} and ${formatUsd(b.warm.costUsd)} ` +
+    `(${formatUsd(scaleUsd(b.warm.costUsd, 1000))} per 1,000) when the prefix cache serves them ` +
     `(${formatCount(b.cacheableTokens)} cacheable) on ${b.target}`
   );
 }
@@ -172,8 +175,8 @@ export function instructionsBudgetFinding(b: InstructionsBudget): Finding | unde
       cacheableTokens: b.cacheableTokens,
       coldTtftMs: b.cold.ttftMs,
       warmTtftMs: b.warm.ttftMs,
-      coldUsdPerRequest: b.cold.costUsd,
-      warmUsdPerRequest: b.warm.costUsd,
+      ...(b.cold.costUsd !== null ? { coldUsdPerRequest: b.cold.costUsd } : {}),
+      ...(b.warm.costUsd !== null ? { warmUsdPerRequest: b.warm.costUsd } : {}),
       files: b.alwaysOn.map((e) => e.file),
     },
   };

@@ -3,7 +3,7 @@ import { Slicer } from '../slicer';
 import type { Tokenizer } from '../tokenize/types';
 import { cacheableTokens, type FindingCostModel } from './costModel';
 import { dynamicSpans, firstDynamic, literalHints, withRetrievedContext, type DynamicSpan } from './dynamic';
-import { formatCount, formatMs, formatUsd } from '../format';
+import { formatCount, formatMs, formatUsd, scaleUsd, usdDifference } from '../format';
 import type { InstructionSource } from './instructions';
 import { readPragmas } from './pragma';
 import { isInstructionFormat } from '../prompt/formats';
@@ -44,7 +44,7 @@ export interface GroupMember {
   prefixEnd: number;
   coldTtftMs: number;
   warmTtftMs: number;
-  savedUsdPer1kCalls: number;
+  savedUsdPer1kCalls: number | null;
 }
 
 export interface CacheGroup {
@@ -323,7 +323,7 @@ export class PrefixCacheAnalyser {
           groupSharedTokens: group.sharedTokens,
           coldTtftMs: me.coldTtftMs,
           warmTtftMs: me.warmTtftMs,
-          savedUsdPer1kCalls: me.savedUsdPer1kCalls,
+          ...(me.savedUsdPer1kCalls !== null ? { savedUsdPer1kCalls: me.savedUsdPer1kCalls } : {}),
           files: group.members.map((m) => m.file),
         },
       });
@@ -447,7 +447,7 @@ export class PrefixCacheAnalyser {
         prefixEnd: this.sourceOffset(entry, shared),
         coldTtftMs: cold,
         warmTtftMs: warm,
-        savedUsdPer1kCalls: 1000 * (model.costUsd(n, 0) - model.costUsd(n, cacheable)),
+        savedUsdPer1kCalls: scaleUsd(usdDifference(model.costUsd(n, 0), model.costUsd(n, cacheable)), 1000),
       });
     }
     members.sort((a, b) => a.file.localeCompare(b.file));

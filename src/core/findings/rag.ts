@@ -2,7 +2,7 @@ import type { ParsedPrompt, SourceRange } from '../prompt/types';
 import type { Tokenizer } from '../tokenize/types';
 import { findDuplicates } from './chunks';
 import type { FindingCostModel } from './costModel';
-import { formatCount, formatMs, formatPercent, formatUsd } from '../format';
+import { formatCount, formatMs, formatPercent, formatUsd, usdDifference } from '../format';
 import { filledVariablesByMessage, lineIndex, RenderMap } from './request';
 import type { FindingSettings } from './settings';
 import type { Finding } from './types';
@@ -25,7 +25,7 @@ export interface RagRegion extends DetectedRegion {
   share: number;
   /** TTFT and cost with the region minus without it, on the cost model's target. */
   addedTtftMs: number;
-  addedCostUsd: number;
+  addedCostUsd: number | null;
 }
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -182,7 +182,7 @@ export function analyseRag(input: RagInput): RagResult {
       tokens,
       share: n > 0 ? tokens / n : 0,
       addedTtftMs: model.ttftMs(n, 0) - model.ttftMs(n - tokens, 0),
-      addedCostUsd: model.costUsd(n, 0) - model.costUsd(n - tokens, 0),
+      addedCostUsd: usdDifference(model.costUsd(n, 0), model.costUsd(n - tokens, 0)),
     };
   });
 
@@ -218,7 +218,7 @@ export function analyseRag(input: RagInput): RagResult {
         tokens: r.tokens,
         share: r.share,
         addedTtftMs: r.addedTtftMs,
-        addedCostUsd: r.addedCostUsd,
+        ...(r.addedCostUsd !== null ? { addedCostUsd: r.addedCostUsd } : {}),
         maxTokens: settings.maxTokens,
         maxShare: settings.maxShare,
         shareMinTokens: settings.shareMinTokens,

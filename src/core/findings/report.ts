@@ -48,14 +48,14 @@ export interface ReportRegion {
   tokens: number;
   share: number;
   addedTtftMs: number;
-  addedCostUsd: number;
+  addedCostUsd: number | null;
 }
 
 export interface ReportFile {
   file: string;
   tokens: number;
   ttftMs: number;
-  costUsd: number;
+  costUsd: number | null;
   regions: ReportRegion[];
 }
 

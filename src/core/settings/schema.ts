@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpointConfigSchema } from '../bench/endpoints';
 import { sloSchema } from '../compare/profiles';
-import { cacheTtlSchema } from '../estimate';
+import { cacheTtlSchema, DEFAULT_ENGINE, DEFAULT_SCOPE, scopeSchema } from '../estimate';
 import { DEFAULT_TARGET_IDS } from '../estimate/targets';
 import { findingSettingsSchema } from '../findings/settings';
 import { DEFAULT_INCLUDE_GLOBS, SWITCHABLE_FORMATS } from '../prompt/formats';
@@ -30,6 +30,13 @@ export const settingsSchema = z.object({
     .min(1)
     .default([...DEFAULT_TARGET_IDS]),
   variablePatterns: z.array(z.string().min(1).pipe(regexSource)).default([]),
+  /** Serving engine of self-hosted targets that name none (checked against the engine table where used). */
+  engine: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]*$/, 'is not an engine id')
+    .default(DEFAULT_ENGINE),
+  /** What TTFT includes: the HTTP server's overhead (a client's view) or only the engine's. */
+  scope: scopeSchema.default(DEFAULT_SCOPE),
   /** Files larger than this are not tokenised in the editor (the status bar says so). */
   maxFileBytes: positiveInt.default(2_097_152),
   hover: enabled,

@@ -8,7 +8,14 @@ import type { Cacheable, CountResult, EngineConfig } from '../../core/analysis/e
 import { estimateTarget, type TargetEstimate } from '../../core/analysis/targetEstimates';
 import type { CompareResult, WorkloadProfile } from '../../core/compare';
 import type { PromptCount } from '../../core/count';
-import { parseTargetId, resolveTarget, targetTokenizer, type CacheTtl, type ResolvedTarget } from '../../core/estimate';
+import {
+  DEFAULT_ENGINE,
+  parseTargetId,
+  resolveTarget,
+  targetTokenizer,
+  type CacheTtl,
+  type ResolvedTarget,
+} from '../../core/estimate';
 import type { InstructionsBudget } from '../../core/findings/instructions';
 import type { PromptReport, ReportFileInput } from '../../core/findings/report';
 import type { Finding } from '../../core/findings/types';
@@ -366,10 +373,15 @@ export class PromptAnalyzer implements vscode.Disposable {
     const loaded = await this.tables.get();
     await nextTick();
     problems.push(...loaded.problems);
+    const assume = { engine: settings.engine, scope: settings.scope };
+    if (!loaded.tables.engines.has(settings.engine)) {
+      problems.push(`promptLens.engine: unknown engine '${settings.engine}'; using ${DEFAULT_ENGINE}`);
+      assume.engine = DEFAULT_ENGINE;
+    }
     const targets: ResolvedTarget[] = [];
     for (const id of settings.targets) {
       try {
-        targets.push(resolveTarget(parseTargetId(id), loaded.tables));
+        targets.push(resolveTarget(parseTargetId(id), loaded.tables, assume));
       } catch (error) {
         problems.push(`promptLens.targets: ${(error as Error).message}`);
       }
@@ -378,6 +390,7 @@ export class PromptAnalyzer implements vscode.Disposable {
     const engine: EngineConfig = {
       tables: loaded.tables,
       targets,
+      assume,
       findings: {
         disabled: settings.findings.disabled,
         rag: settings.rag,

@@ -128,15 +128,20 @@ export async function benchmarkPrompt(
   const apiKey = await keyFor(deps, endpoint);
   if (apiKey === null) return undefined;
 
-  const { benchmark } = readSettings(document.uri).settings;
+  const { benchmark, engine } = readSettings(document.uri).settings;
   const { profile } = readWorkloadProfile(document.getText(), document.uri);
   const slo = { ttftMs: profile.ttftMs ?? DEFAULT_SLO.ttftMs, tpotMs: profile.tpotMs ?? DEFAULT_SLO.tpotMs };
   const tokenizer = getTokenizer(DEFAULT_TOKENIZER);
   let predicted: { ttftMs: number; tpotMs: number } | undefined;
   if (endpoint.target) {
     const { tables } = await deps.tables.get();
-    const p = predictEndpoint(tables, endpoint.target, messageTokenCounter(messages), benchmark.maxTokens, (id) =>
-      deps.calibrations.profile(id),
+    const p = predictEndpoint(
+      tables,
+      endpoint.target,
+      messageTokenCounter(messages),
+      benchmark.maxTokens,
+      (id) => deps.calibrations.profile(id),
+      { engine },
     );
     if (p.ok) predicted = { ttftMs: p.ttftMs, tpotMs: p.tpotMs };
     else void showWarning(`Prompt Latency Lens: endpoint ${endpoint.name}'s target: ${p.error}`);

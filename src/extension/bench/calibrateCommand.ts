@@ -32,7 +32,9 @@ export async function calibrateEndpoint(
   }
   let target: ResolvedTarget;
   try {
-    target = resolveTarget(parseTargetId(endpoint.target), (await deps.tables.get()).tables);
+    // Keyed as the hover resolves the target, so the profile is found there (same default engine).
+    const { engine } = readSettings(document.uri).settings;
+    target = resolveTarget(parseTargetId(endpoint.target), (await deps.tables.get()).tables, { engine });
   } catch (error) {
     void showError(`Prompt Latency Lens: endpoint ${endpoint.name}'s target: ${(error as Error).message}`);
     return undefined;

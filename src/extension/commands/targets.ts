@@ -1,6 +1,17 @@
 import * as vscode from 'vscode';
 import { showError, showInfo } from '../notify';
-import { formatTargetId, memoryFit, parseTargetId, resolveTarget, targetLabel, type Tables } from '../../core/estimate';
+import {
+  assumptionLabel,
+  formatTargetId,
+  memoryFit,
+  parseTargetId,
+  resolveTarget,
+  targetLabel,
+  TargetError,
+  type ResolvedTarget,
+  type Tables,
+  type TargetAssumptions,
+} from '../../core/estimate';
 import { readSettings } from '../settings';
 import type { ExtensionTables } from '../tables';
 
@@ -24,8 +35,11 @@ export async function setPrimaryTarget(tables: ExtensionTables, id: unknown): Pr
   return id;
 }
 
-/** Quick pick of every provider model and, per GPU type, each model at the fewest GPUs that fit it. */
-export function targetItems(tables: Tables, current: readonly string[]): TargetItem[] {
+/**
+ * Quick pick of every provider model and, per GPU type, each model at the fewest GPUs that fit it, each
+ * naming the engine and scope it would assume.
+ */
+export function targetItems(tables: Tables, current: readonly string[], assume: TargetAssumptions = {}): TargetItem[] {
   const mark = (id: string) =>
     id === current[0] ? '$(star-full) primary' : current.includes(id) ? '$(check) selected' : undefined;
   const items: TargetItem[] = [];
@@ -46,20 +60,16 @@ export function targetItems(tables: Tables, current: readonly string[]): TargetI
     const list: TargetItem[] = [];
     for (const model of tables.models.values()) {
       const precision = model.precisions[0]!;
-      const gpus = [1, 2, 4, 8].find((n) => {
-        const target = resolveTarget(
-          parseTargetId(formatTargetId({ model: model.id, hardware: hardware.id, gpus: n })),
-          tables,
-        );
-        return target.kind === 'self-hosted' && memoryFit(target, 8192).weightsFit;
-      });
-      if (gpus === undefined) continue;
-      const id = formatTargetId({ model: model.id, hardware: hardware.id, gpus });
+      const fitting = [1, 2, 4, 8]
+        .map((gpus) => resolvable(formatTargetId({ model: model.id, hardware: hardware.id, gpus }), tables, assume))
+        .find((t) => t?.kind === 'self-hosted' && memoryFit(t, 8192).weightsFit);
+      if (fitting?.kind !== 'self-hosted') continue;
+      const id = formatTargetId({ model: model.id, hardware: hardware.id, gpus: fitting.gpus });
       list.push({
         label: id,
         id,
         description: mark(id),
-        detail: `${model.id} on ${gpus}× ${hardware.id} (${precision}), the fewest GPUs that hold the weights`,
+        detail: `${model.id} on ${fitting.gpus}× ${hardware.id} (${precision}), the fewest GPUs that hold the weights · ${assumptionLabel(fitting)}`,
       });
     }
     if (list.length > 0)
@@ -73,19 +83,29 @@ export function targetItems(tables: Tables, current: readonly string[]): TargetI
     : items;
 }
 
+/** The target, or undefined where the deployment cannot exist (no engine for the vendor, no interconnect). */
+function resolvable(id: string, tables: Tables, assume: TargetAssumptions): ResolvedTarget | undefined {
+  try {
+    return resolveTarget(parseTargetId(id), tables, assume);
+  } catch (error) {
+    if (error instanceof TargetError) return undefined;
+    throw error;
+  }
+}
+
 export function registerTargetCommands(tables: ExtensionTables): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('promptLens.selectTarget', async () => {
       const { tables: t } = await tables.get();
-      const current = readSettings().settings.targets;
-      const pick = await vscode.window.showQuickPick(targetItems(t, current), {
+      const { targets: current, engine, scope } = readSettings().settings;
+      const pick = await vscode.window.showQuickPick(targetItems(t, current, { engine, scope }), {
         placeHolder: `Primary target (now ${current[0] ?? 'none'}); type to filter, e.g. h100 or anthropic`,
         matchOnDetail: true,
       });
       if (pick?.id) {
         await setPrimaryTarget(tables, pick.id);
         void showInfo(
-          `Prompt Latency Lens: primary target is now ${targetLabel(resolveTarget(parseTargetId(pick.id), t))}.`,
+          `Prompt Latency Lens: primary target is now ${targetLabel(resolveTarget(parseTargetId(pick.id), t, { engine, scope }))}.`,
         );
       }
     }),

@@ -65,6 +65,13 @@ export function renderHover(
     );
   }
   lines.push('', `Bound: ${a.targets.map((t) => `${markdownText(t.label)} — ${t.phase}`).join('; ')}.`);
+  // The label names engine and scope; the range's derivation is said once per self-hosted target.
+  const ranges = a.targets.flatMap((t) =>
+    t.cold.assumptions && !t.calibratedOn
+      ? [`${markdownText(t.label)}: ${markdownText(t.cold.assumptions.rangeLabel)}`]
+      : [],
+  );
+  if (ranges.length > 0) lines.push('', `TTFT range ${ranges.join('; ')}.`);
   const conc = a.profile.concurrency;
   lines.push('');
   const warm =

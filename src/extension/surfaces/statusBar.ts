@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { markdownText } from '../../core/markdown';
 import type { DocumentAnalysis } from '../analysis/analyzer';
 import type { TargetEstimate } from '../../core/analysis/targetEstimates';
-import { formatMs, formatTokens, formatUsd } from '../../core/format';
+import { formatMs, formatTokens, formatUsd, scaleUsd } from '../../core/format';
 
 /**
  * Two items: the active prompt's `tokens · TTFT · $` (tooltip: every target) and the primary
@@ -81,8 +81,8 @@ function instructionLines(a: DocumentAnalysis): string[] {
     '',
     `| on ${markdownText(b.target)} | TTFT added | $/request | $/1,000 requests |`,
     '|---|---|---|---|',
-    `| cold | +${formatMs(b.cold.ttftMs)} | ${formatUsd(b.cold.costUsd)} | ${formatUsd(b.cold.costUsd * 1000)} |`,
-    `| warm (${formatTokens(b.cacheableTokens, a.count.exact)} cached) | +${formatMs(b.warm.ttftMs)} | ${formatUsd(b.warm.costUsd)} | ${formatUsd(b.warm.costUsd * 1000)} |`,
+    `| cold | +${formatMs(b.cold.ttftMs)} | ${formatUsd(b.cold.costUsd)} | ${formatUsd(scaleUsd(b.cold.costUsd, 1000))} |`,
+    `| warm (${formatTokens(b.cacheableTokens, a.count.exact)} cached) | +${formatMs(b.warm.ttftMs)} | ${formatUsd(b.warm.costUsd)} | ${formatUsd(scaleUsd(b.warm.costUsd, 1000))} |`,
     '',
     'Sent first and unchanged on every request: the natural cacheable prefix.',
   ];

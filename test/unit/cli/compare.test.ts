@@ -161,7 +161,8 @@ describe('prompt-lens compare', () => {
           id: 'my-gpu',
           source: 'test',
           date: '2026-11-30',
-          class: 'nvidia-hopper',
+          vendor: 'nvidia',
+          family: 'nvidia-hopper',
           flops: { bf16: 1e15, fp8: 2e15 },
           memoryBytes: 96e9,
           memoryBandwidth: 4e12,
@@ -176,7 +177,7 @@ describe('prompt-lens compare', () => {
     });
     assert.equal(r.code, 0, r.stderr);
     assert.ok(
-      (JSON.parse(r.stdout) as { rows: JsonRow[] }).rows.some((row) => row.target === 'llama-3.1-8b@my-gpu:bf16'),
+      (JSON.parse(r.stdout) as { rows: JsonRow[] }).rows.some((row) => row.target === 'llama-3.1-8b@my-gpu:bf16+vllm'),
     );
   });
 });

@@ -47,7 +47,19 @@ describe('prompt-lens estimate', () => {
       'kvCache',
     ])
       assert.ok(key in out, key);
-    assert.equal(out.target, 'llama-3.1-70b@4xh100-sxm:fp8');
+    assert.equal(out.target, 'llama-3.1-70b@4xh100-sxm:fp8+vllm');
+    const assumptions = out.assumptions as {
+      engine: { id: string; choice: string };
+      scope: string;
+      parallel: object;
+      range: string;
+    };
+    assert.deepEqual(
+      [assumptions.engine.id, assumptions.engine.choice, assumptions.scope],
+      ['vllm', 'default', 'http'],
+    );
+    assert.deepEqual(assumptions.parallel, { tp: 4, pp: 1, assumed: true });
+    assert.match(assumptions.range, /percentile of measured\/predicted/);
     assert.equal(out.inputTokens, 5000);
     assert.equal(out.cachedTokens, 4000);
     assert.ok(['compute', 'memory'].includes(out.bound as string));
@@ -112,6 +124,80 @@ describe('prompt-lens estimate', () => {
       assert.equal(r.code, 2, args.join(' '));
       assert.equal(r.stderr.split('\n').length, 2, r.stderr);
     }
+  });
+
+  it('names the engine, scope and split it assumed, and says how the range was derived', async () => {
+    const r = await run(
+      'estimate --tokens 4000 --model llama-3.1-405b --hardware h100-sxm --gpus 16 --precision fp8'.split(' '),
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^llama-3\.1-405b@16xh100-sxm:fp8\+vllm: /);
+    assert.match(
+      r.stdout,
+      /\nAssumes: vLLM · HTTP · TP 8 × PP 2; engine vLLM .* \(default vllm; --engine to change\)\n/,
+    );
+    assert.match(
+      r.stdout,
+      /\nRange: ×[\d.]+–×[\d.]+: 5th–95th percentile of measured\/predicted over \d+ leave-one-source-out residuals/,
+    );
+    assert.match(r.stdout, /TP 8 × PP 2 assumed \(TP within a node of 8, PP across nodes/);
+  });
+
+  it('--engine, --scope, --tp/--pp and --target change what is estimated, and say so', async () => {
+    const json = async (args: string[]) => {
+      const r = await run(['estimate', '--tokens', '2000', '--output-tokens', '1', ...args, '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout) as {
+        target: string;
+        ttftMs: { p50: number };
+        assumptions: { scope: string; parallel: { tp: number; pp: number; assumed: boolean } };
+      };
+    };
+    const base = ['--model', 'llama-3.1-70b', '--hardware', 'h100-sxm', '--gpus', '4'];
+    const vllm = await json(base);
+    const trt = await json([...base, '--engine', 'trtllm']);
+    assert.equal(trt.target, 'llama-3.1-70b@4xh100-sxm:bf16+trtllm');
+    assert.notEqual(trt.ttftMs.p50, vllm.ttftMs.p50);
+    const engineOnly = await json([...base, '--scope', 'engine']);
+    assert.equal(engineOnly.assumptions.scope, 'engine');
+    assert.ok(engineOnly.ttftMs.p50 < vllm.ttftMs.p50);
+    const split = await json([...base, '--tp', '2', '--pp', '2']);
+    assert.equal(split.target, 'llama-3.1-70b@4xh100-sxm:bf16:tp2pp2+vllm');
+    assert.deepEqual(split.assumptions.parallel, { tp: 2, pp: 2, assumed: false });
+    assert.ok(split.ttftMs.p50 > vllm.ttftMs.p50, 'a request crosses two stages of half the devices each');
+    const byId = await json(['--target', 'llama-3.1-70b@4xh100-sxm:bf16:tp2pp2+vllm']);
+    assert.equal(byId.ttftMs.p50, split.ttftMs.p50);
+  });
+
+  it('sizes the generic CPU row with --cpu-cores, --cpu-gflops and --cpu-bandwidth', async () => {
+    const ttft = async (extra: string[]) => {
+      const r = await run([
+        ...'estimate --tokens 1000 --model llama-3.1-8b --hardware cpu --json'.split(' '),
+        ...extra,
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      return (JSON.parse(r.stdout) as { ttftMs: { p50: number } }).ttftMs.p50;
+    };
+    assert.ok((await ttft(['--cpu-cores', '128'])) < (await ttft(['--cpu-cores', '16'])));
+    const gpu = await run('estimate --tokens 10 --model llama-3.1-8b --hardware h100-sxm --cpu-cores 8'.split(' '));
+    assert.equal(gpu.code, 2);
+    assert.match(gpu.stderr, /not a CPU row/);
+  });
+
+  it('refuses an engine on hardware it does not run on, and a split that does not match the count', async () => {
+    const vllmOnMac = await run('estimate --tokens 10 --target llama-3.1-8b@m3-max+vllm'.split(' '));
+    assert.equal(vllmOnMac.code, 2);
+    assert.match(
+      vllmOnMac.stderr,
+      /vLLM \(vllm\) has no efficiency row for apple hardware \(m3-max\); engines for it: llamacpp, ollama, mlx/,
+    );
+    const mismatch = await run(
+      'estimate --tokens 10 --model llama-3.1-8b --hardware h100-sxm --gpus 4 --tp 3'.split(' '),
+    );
+    assert.equal(mismatch.code, 2);
+    const badScope = await run('estimate --tokens 10 --model llama-3.1-8b --hardware h100-sxm --scope tcp'.split(' '));
+    assert.equal(badScope.code, 2);
+    assert.match(badScope.stderr, /--scope/);
   });
 
   it('--table adds and overrides rows; invalid rows are reported and skipped', async () => {

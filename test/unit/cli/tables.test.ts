@@ -15,7 +15,7 @@ describe('--table files with hostile rows', () => {
       ${JSON.stringify({ ...h100, id: 'zero-gpu', flops: { bf16: 0 } })},
       ${JSON.stringify({ ...h100, id: 'neg-gpu', memoryBandwidth: -3e12 })},
       ${JSON.stringify({ ...h100, id: 'string-gpu', memoryBytes: '80GB' })},
-      ${JSON.stringify({ ...h100, id: 'class-gpu', class: 'nvidia-hoper' })},
+      ${JSON.stringify({ ...h100, id: 'typo-gpu', flops: { ...h100.flops, FP8: 2e15 } })},
       { "__proto__": { "polluted": true }, "id": "proto-gpu" },
       ${good}
     ], "models": [{ "id": "tiny" }], "providers": [{ "id": "acme/x", "inputUsdPerMTok": "free" }] }`;
@@ -58,12 +58,30 @@ describe('--table files with hostile rows', () => {
         `no line for ${path}:\n${io.stderr}`,
       );
     }
-    // Cross-row checks name the row by id and the field.
+    // A misspelt key is an error naming the closest valid key, not a silent fallback to another rate.
     assert.ok(
-      lines.some((l) => /class-gpu.*\.class .*unknown efficiency class 'nvidia-hoper'.*row skipped$/.test(l)),
+      lines.some((l) =>
+        /hardware\[7\]\.flops \(typo-gpu\): unknown key 'FP8'; did you mean 'fp8'\?; row skipped$/.test(l),
+      ),
       io.stderr,
     );
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  it('a target naming a skipped row says why the row was skipped, not "unknown … did you mean"', async () => {
+    const io = memoryIo({
+      '/t.json': JSON.stringify({ hardware: [{ ...h100, id: 'lab-gpu', flops: { bf16: 1e15, FP8: 2e15 } }] }),
+    });
+    const code = await runCli(
+      ['estimate', '--tokens', '100', '--model', 'llama-3.1-8b', '--hardware', 'lab-gpu', '--table', '/t.json'],
+      io,
+    );
+    assert.equal(code, 2);
+    const last = io.stderr.trim().split('\n').at(-1) ?? '';
+    assert.match(
+      last,
+      /^prompt-lens estimate: hardware 'lab-gpu' was skipped: \/t\.json: hardware\[0\]\.flops: unknown key 'FP8'; did you mean 'fp8'\?$/,
+    );
   });
 
   it('an unknown id in a flag is one line naming it, exit 2', async () => {

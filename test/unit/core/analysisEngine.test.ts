@@ -19,6 +19,7 @@ function config(targetIds: string[]): EngineConfig {
     findings: parseFindingSettings({}).settings,
     variablePatterns: [],
     disabledFormats: [],
+    assume: {},
   };
 }
 
@@ -54,7 +55,7 @@ describe('AnalysisEngine', () => {
     assert.deepEqual(result.counts.o200k_base, fresh('/w/doc.prompt', text, 'o200k_base'));
     assert.deepEqual(
       result.targets.map((t) => t.id),
-      ['llama-3.1-70b@4xh100-sxm:bf16', 'openai/gpt-4o', 'openai/gpt-4.1'],
+      ['llama-3.1-70b@4xh100-sxm:bf16+vllm', 'openai/gpt-4o', 'openai/gpt-4.1'],
     );
     assert.equal(result.frontMatterTarget, undefined);
   });
@@ -65,7 +66,7 @@ describe('AnalysisEngine', () => {
     const result = (await engine.count({ ...request(text, 1), fileName: '/w/doc.prompty' }))!;
     assert.equal(result.frontMatterTarget, 'gpt-4o');
     assert.equal(result.targets[0]!.kind, 'provider');
-    assert.equal(result.targets[1]!.id, 'llama-3.1-70b@4xh100-sxm:bf16');
+    assert.equal(result.targets[1]!.id, 'llama-3.1-70b@4xh100-sxm:bf16+vllm');
   });
 
   it('skips a version overtaken before it started and hands its edits to the newer one', async () => {
@@ -140,7 +141,7 @@ describe('AnalysisEngine', () => {
     engine.configure(config(['llama-3.1-8b@h100-sxm']));
     assert.equal(await pending, undefined);
     const after = (await engine.count(request('user:\nHi\n', 2)))!;
-    assert.equal(after.targets[0]!.id, 'llama-3.1-8b@h100-sxm:bf16');
+    assert.equal(after.targets[0]!.id, 'llama-3.1-8b@h100-sxm:bf16+vllm');
     assert.ok(after.counts.llama3);
   });
 

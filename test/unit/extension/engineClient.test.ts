@@ -33,6 +33,7 @@ describe('EngineClient (the analysis worker)', function () {
       findings: parseFindingSettings({}).settings,
       variablePatterns: [],
       disabledFormats: [],
+      assume: {},
     });
     assert.equal(engine.running, true);
     const text = 'system:\nBe brief.\nuser:\nWhat changed in the release notes?\n';

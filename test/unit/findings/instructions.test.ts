@@ -77,9 +77,9 @@ describe('always-on instructions budget', () => {
     // Cold: 2,411 more uncached tokens; warm: 2,304 of them (1,024 minimum, 128-token steps) cached.
     assert.equal(b.cacheableTokens, 2304);
     assert.ok(Math.abs(b.cold.ttftMs - 241.1) < 1e-9);
-    assert.ok(Math.abs(b.cold.costUsd - 2411e-6) < 1e-12);
+    assert.ok(Math.abs(b.cold.costUsd! - 2411e-6) < 1e-12);
     assert.ok(Math.abs(b.warm.ttftMs - (107 * 0.1 + 2304 * 0.01)) < 1e-9);
-    assert.ok(Math.abs(b.warm.costUsd - (107e-6 + 2304 * 0.1e-6)) < 1e-12);
+    assert.ok(Math.abs(b.warm.costUsd! - (107e-6 + 2304 * 0.1e-6)) < 1e-12);
     assert.equal(instructionsBudgetFinding(b), undefined, 'under the 4,000-token budget');
   });
 

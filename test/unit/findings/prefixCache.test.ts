@@ -94,7 +94,7 @@ describe('prefix-cache groups', () => {
     assert.equal(ma.prefixEnd, fa.text.indexOf('alpha'));
     assert.equal(ma.coldTtftMs, 100 + 2004 * 0.1);
     assert.equal(ma.warmTtftMs, 100 + (2004 - 1920) * 0.1 + 1920 * 0.01);
-    assert.ok(Math.abs(ma.savedUsdPer1kCalls - (1000 * 1920 * 1.5) / 1e6) < 1e-9);
+    assert.ok(Math.abs(ma.savedUsdPer1kCalls! - (1000 * 1920 * 1.5) / 1e6) < 1e-9);
     assert.equal(a.groupOf('c.prompt'), undefined);
   });
 

@@ -4,7 +4,7 @@ import { loadTables, TargetError } from '../../../../src/core/estimate';
 import { builtin, clone, selfHosted } from '../estimate/helpers';
 
 describe('compare: candidates', () => {
-  const h100 = selfHosted('llama-3.1-70b@h100-sxm:bf16');
+  const h100 = selfHosted('llama-3.1-70b@h100-sxm:bf16+vllm');
   const deployment = {
     model: h100.model,
     hardware: h100.hardware,
@@ -32,21 +32,28 @@ describe('compare: candidates', () => {
     const { targets, skipped } = selfHostedCandidates(model, builtin, 8 * 2000);
     const ids = targets.map((t) => t.id);
     assert.ok(
-      ids.includes('llama-3.1-70b@4xh100-sxm:bf16') && ids.includes('llama-3.1-70b@8xh100-sxm:bf16'),
+      ids.includes('llama-3.1-70b@4xh100-sxm:bf16+vllm') && ids.includes('llama-3.1-70b@8xh100-sxm:bf16+vllm'),
       ids.join(),
     );
     assert.ok(
-      !ids.includes('llama-3.1-70b@2xh100-sxm:bf16'),
+      !ids.includes('llama-3.1-70b@2xh100-sxm:bf16+vllm'),
       '16,000 tokens of KV do not fit beside bf16 weights on 2 GPUs',
     );
     // fp8 on one GPU leaves 1.4 GB ÷ 163,840 bytes/token = 8,544 tokens: too few for 16,000, so 2 and 4.
     assert.ok(
-      ids.includes('llama-3.1-70b@2xh100-sxm:fp8') &&
-        ids.includes('llama-3.1-70b@4xh100-sxm:fp8') &&
-        !ids.includes('llama-3.1-70b@h100-sxm:fp8'),
+      ids.includes('llama-3.1-70b@2xh100-sxm:fp8+vllm') &&
+        ids.includes('llama-3.1-70b@4xh100-sxm:fp8+vllm') &&
+        !ids.includes('llama-3.1-70b@h100-sxm:fp8+vllm'),
     );
-    const hardwareCount = [...builtin.hardware.values()].length;
-    assert.equal(targets.length + skipped.length * 2, hardwareCount * model.precisions.length * 2);
+    // Hardware without a price is left out once, with why; every priced row × precision gives two targets or a skip.
+    const unpriced = [...builtin.hardware.values()].filter((h) => !h.usdPerHour);
+    const priced = builtin.hardware.size - unpriced.length;
+    for (const h of unpriced)
+      assert.ok(
+        skipped.some((s) => s.startsWith(`llama-3.1-70b@${h.id}: no $/GPU-hour`)),
+        h.id,
+      );
+    assert.equal(targets.length + (skipped.length - unpriced.length) * 2, priced * model.precisions.length * 2);
     for (const hw of builtin.hardware.keys()) {
       const counts = targets.filter((t) => t.hardware.id === hw && t.precision === 'int4').map((t) => t.gpus);
       if (counts.length > 0) assert.deepEqual(counts, [counts[0], (counts[0] ?? 0) * 2]);

@@ -106,7 +106,7 @@ describe('compare: ranking', () => {
         byId('openai/gpt-4o-mini')?.latencyBasis,
         builtin.providers.get('openai/gpt-4o-mini')?.latency.basis,
       );
-      assert.equal(byId('llama-3.1-70b@4xh100-sxm:fp8')?.latencyBasis, 'modelled');
+      assert.equal(byId('llama-3.1-70b@4xh100-sxm:fp8+vllm')?.latencyBasis, 'modelled');
     });
 
     it('without an open-weight model: providers only, and the assumptions say how to add self-hosted rows', () => {

@@ -37,7 +37,7 @@ describe('compare: self-hosted cost at the profile’s batch', () => {
     const { tables } = loadTables([
       {
         name: 'test',
-        data: { hardware: [{ ...h100, usdPerHour: { ...h100.usdPerHour, value: h100.usdPerHour.value * 2 } }] },
+        data: { hardware: [{ ...h100, usdPerHour: { ...h100.usdPerHour!, value: h100.usdPerHour!.value * 2 } }] },
       },
     ]);
     const doubled = evaluateTarget(resolveTarget(parseTargetId('llama-3.1-70b@4xh100-sxm:fp8'), tables), ctx).row;

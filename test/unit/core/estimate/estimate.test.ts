@@ -19,7 +19,7 @@ describe('estimate', () => {
     assert.ok(self.prefillFlops!.total < self.coldPrefillFlops!.total);
     const api = estimate(target('openai/gpt-4.1'), { inputTokens: 20_000, cachedTokens: 18_000 });
     assert.ok(api.ttftMs.p50 < api.coldTtftMs.p50);
-    assert.ok(api.costUsd < api.providerCost!.cold.totalUsd);
+    assert.ok(api.costUsd! < api.providerCost!.cold.totalUsd);
   });
 
   it('a prefix below the provider minimum is timed and billed as cold, with a note', () => {
@@ -85,7 +85,7 @@ describe('estimate', () => {
   it('self-hosted cost is GPU-hours × $/hour shared by the concurrent requests', () => {
     const one = estimate(target('llama-3.1-8b@h100-sxm'), { inputTokens: 1000, concurrency: 1 });
     const eight = estimate(target('llama-3.1-8b@h100-sxm'), { inputTokens: 1000, concurrency: 8 });
-    assert.ok(eight.costUsd < one.costUsd);
-    assert.ok(Math.abs(one.costUsd - (3.99 * one.e2eMs.p50) / 3_600_000) < 1e-12);
+    assert.ok(eight.costUsd! < one.costUsd!);
+    assert.ok(Math.abs(one.costUsd! - (3.99 * one.e2eMs.p50) / 3_600_000) < 1e-12);
   });
 });

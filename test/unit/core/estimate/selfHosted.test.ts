@@ -14,10 +14,8 @@ describe('self-hosted latency model', () => {
         fc.integer({ min: 1, max: 5000 }),
         fc.integer({ min: 0, max: 50_000 }),
         (n, extra, c) => {
-          for (const s of ['low', 'typical', 'high'] as const) {
-            assert.ok(prefillTime(t, n + extra, c, s).totalMs > prefillTime(t, n, c, s).totalMs);
-            assert.ok(prefillTime(t, n, c + extra, s).totalMs >= prefillTime(t, n, c, s).totalMs);
-          }
+          assert.ok(prefillTime(t, n + extra, c).totalMs > prefillTime(t, n, c).totalMs);
+          assert.ok(prefillTime(t, n, c + extra).totalMs >= prefillTime(t, n, c).totalMs);
         },
       ),
       SEED,
@@ -32,8 +30,8 @@ describe('self-hosted latency model', () => {
       [9000, 10],
     ]) {
       assert.ok(
-        prefillTime(t, total - (cached as number), cached as number, 'typical').totalMs <
-          prefillTime(t, total as number, 0, 'typical').totalMs,
+        prefillTime(t, total - (cached as number), cached as number).totalMs <
+          prefillTime(t, total as number, 0).totalMs,
       );
     }
   });
@@ -65,33 +63,31 @@ describe('self-hosted latency model', () => {
 
   it('names the bound: short prompts are weight-read (memory) bound, long ones compute bound', () => {
     const t = selfHosted('llama-3.1-70b@h100-sxm:fp8');
-    assert.equal(prefillTime(t, 8, 0, 'typical').bound, 'memory');
-    assert.equal(prefillTime(t, 8000, 0, 'typical').bound, 'compute');
+    assert.equal(prefillTime(t, 8, 0).bound, 'memory');
+    assert.equal(prefillTime(t, 8000, 0).bound, 'compute');
   });
 
   it('adds tensor-parallel communication only with more than one GPU, and more over PCIe than NVLink', () => {
-    assert.equal(prefillTime(selfHosted('llama-3.1-8b@h100-sxm'), 4000, 0, 'typical').commMs, 0);
-    const nvlink = prefillTime(selfHosted('llama-3.1-70b@4xh100-sxm'), 4000, 0, 'typical').commMs;
-    const pcie = prefillTime(selfHosted('llama-3.1-70b@4xh100-pcie'), 4000, 0, 'typical').commMs;
+    assert.equal(prefillTime(selfHosted('llama-3.1-8b@h100-sxm'), 4000, 0).commMs, 0);
+    const nvlink = prefillTime(selfHosted('llama-3.1-70b@4xh100-sxm'), 4000, 0).commMs;
+    const pcie = prefillTime(selfHosted('llama-3.1-70b@4xh100-pcie'), 4000, 0).commMs;
     assert.ok(nvlink > 0 && pcie > 5 * nvlink);
   });
 
   it('decode is bandwidth-bound: TPOT grows with context, halves with fp8 weights, falls with more bandwidth', () => {
     const t = selfHosted('llama-3.1-8b@h100-sxm');
-    assert.equal(decodeStep(t, 1000, 1, 'typical').bound, 'memory');
-    assert.ok(decodeStep(t, 100_000, 1, 'typical').tpotMs > decodeStep(t, 1000, 1, 'typical').tpotMs);
+    assert.equal(decodeStep(t, 1000, 1).bound, 'memory');
+    assert.ok(decodeStep(t, 100_000, 1).tpotMs > decodeStep(t, 1000, 1).tpotMs);
     const fp8 = selfHosted('llama-3.1-8b@h100-sxm:fp8');
-    const ratio = decodeStep(fp8, 1, 1, 'typical').memoryMs / decodeStep(t, 1, 1, 'typical').memoryMs;
+    const ratio = decodeStep(fp8, 1, 1).memoryMs / decodeStep(t, 1, 1).memoryMs;
     assert.ok(ratio > 0.49 && ratio < 0.51, String(ratio));
-    assert.ok(
-      decodeStep(selfHosted('llama-3.1-8b@h200'), 1000, 1, 'typical').tpotMs < decodeStep(t, 1000, 1, 'typical').tpotMs,
-    );
+    assert.ok(decodeStep(selfHosted('llama-3.1-8b@h200'), 1000, 1).tpotMs < decodeStep(t, 1000, 1).tpotMs);
   });
 
   it('decode of an MoE at batch 1 reads only active weights, and more as the batch touches more experts', () => {
     const t = selfHosted('qwen3-235b-a22b@4xh100-sxm:fp8');
-    const one = decodeStep(t, 0, 1, 'typical').memoryMs;
-    const many = decodeStep(t, 0, 256, 'typical').memoryMs;
+    const one = decodeStep(t, 0, 1).memoryMs;
+    const many = decodeStep(t, 0, 256).memoryMs;
     const dense = {
       ...t,
       model: {
@@ -101,7 +97,7 @@ describe('self-hosted latency model', () => {
       },
     };
     assert.ok(many > 5 * one);
-    assert.ok(many <= decodeStep(dense, 0, 1, 'typical').memoryMs * 1.0001);
+    assert.ok(many <= decodeStep(dense, 0, 1).memoryMs * 1.0001);
   });
 
   it('flags weights that do not fit and prompts whose KV cache does not fit', () => {

@@ -20,6 +20,21 @@ const ISSUE_MODELS = [
   'gemma-3-27b',
 ];
 const ISSUE_HARDWARE = [
+  // #14 adds consumer, workstation and Apple parts, GH200, H20, MI325X and a sizable CPU.
+  'rtx-4090',
+  'rtx-3090',
+  'rtx-a6000',
+  'rtx-6000-ada',
+  'l40',
+  'a10',
+  'gh200',
+  'h20',
+  'mi325x',
+  'm2-max',
+  'm2-ultra',
+  'm3-max',
+  'm3-ultra',
+  'm4-max',
   'a10g',
   'l4',
   'l40s',
@@ -45,17 +60,19 @@ describe('estimation tables', () => {
     for (const id of ISSUE_PROVIDERS) assert.ok(providers.has(id), id);
   });
 
-  it('cite a source and date on every row, and a dated price on every GPU', () => {
+  it('cite a source and date on every row, and a dated source on every price given', () => {
     const { tables } = loadTables();
     for (const row of [
       ...tables.models.values(),
       ...tables.hardware.values(),
       ...tables.providers.values(),
-      ...tables.classes.values(),
+      ...tables.engines.values(),
+      ...tables.bands.values(),
     ]) {
       assert.ok(row.source.length > 0 && /^\d{4}/.test(row.date), row.id);
     }
-    for (const h of tables.hardware.values()) assert.ok(h.usdPerHour.source && h.usdPerHour.date, h.id);
+    for (const h of tables.hardware.values())
+      if (h.usdPerHour) assert.ok(h.usdPerHour.source && h.usdPerHour.date, h.id);
   });
 
   it('lets a later source override a built-in row by id and add new ones', () => {
@@ -106,12 +123,115 @@ describe('estimation tables', () => {
     });
   }
 
-  it('rejects a hardware row naming an unknown efficiency class', () => {
+  it('names an unknown key and the closest valid one instead of ignoring it (flops.FP8)', () => {
     const { tables, problems } = loadTables([
-      { name: 's', data: { hardware: [{ ...h100(), id: 'x-gpu', class: 'nvidia-hoper' }] } },
+      { name: 'my.json', data: { hardware: [{ ...h100(), id: 'x-gpu', flops: { bf16: 1e15, FP8: 2e15 } }] } },
     ]);
     assert.equal(tables.hardware.has('x-gpu'), false);
-    assert.match(problems[0]?.message ?? '', /unknown efficiency class 'nvidia-hoper'/);
+    assert.equal(problems[0]?.path, 'hardware[0].flops');
+    assert.equal(problems[0]?.message, "unknown key 'FP8'; did you mean 'fp8'?");
+  });
+
+  it('rejects unknown keys at every level: a row, a nested object, and the file itself', () => {
+    const cases: Array<[unknown, string, RegExp]> = [
+      [
+        { hardware: [{ ...h100(), memoryBandwith: 1 }] },
+        'hardware[0]',
+        /'memoryBandwith'; did you mean 'memoryBandwidth'/,
+      ],
+      [{ hardwares: [] }, '(root)', /'hardwares'; did you mean 'hardware'/],
+      [
+        { engines: [{ id: 'e', overheadMs: { engine: 1, sever: 2 } }] },
+        'engines[0].overheadMs',
+        /'sever'; did you mean 'server'/,
+      ],
+    ];
+    for (const [data, path, message] of cases) {
+      const problem = loadTables([{ name: 't', data }]).problems.find((p) => p.path === path);
+      assert.match(problem?.message ?? '', message, JSON.stringify(data));
+    }
+  });
+
+  it('needs no price on a row used only for latency, and no interconnect for one device', () => {
+    const { usdPerHour: _price, interconnectBandwidth: _link, ...bare } = h100();
+    const { tables, problems } = loadTables([{ name: 't', data: { hardware: [{ ...bare, id: 'lab-gpu' }] } }]);
+    assert.deepEqual(problems, []);
+    assert.equal(tables.hardware.get('lab-gpu')?.usdPerHour, undefined);
+  });
+
+  it('defaults activeParamsB to totalParamsB for a dense model, and requires it for a mixture of experts', () => {
+    const model = {
+      id: 'dense-7b',
+      source: 's',
+      date: '2026',
+      tokenizer: 'llama3',
+      totalParamsB: 7,
+      architecture: { layers: 32, hiddenSize: 4096, heads: 32, kvHeads: 8, headDim: 128 },
+      contextWindow: 8192,
+      precisions: ['bf16'],
+    };
+    const moe = { ...model, id: 'moe', architecture: { ...model.architecture, moe: { experts: 8, activeExperts: 2 } } };
+    const { tables, problems } = loadTables([{ name: 't', data: { models: [model, moe] } }]);
+    assert.equal(tables.models.get('dense-7b')?.activeParamsB, 7);
+    assert.equal(tables.models.has('moe'), false);
+    assert.match(problems[0]?.message ?? '', /must give activeParamsB/);
+  });
+
+  it('sizes a CPU row from cores × GFLOP/s per core', () => {
+    const { tables, problems } = loadTables([
+      {
+        name: 't',
+        data: {
+          hardware: [
+            {
+              id: 'my-epyc',
+              source: 'me',
+              date: '2026',
+              vendor: 'cpu',
+              family: 'cpu',
+              cpu: { cores: 64, gflopsPerCore: 150 },
+              memoryBytes: 768e9,
+              memoryBandwidth: 460e9,
+            },
+          ],
+        },
+      },
+    ]);
+    assert.deepEqual(problems, []);
+    assert.equal(tables.hardware.get('my-epyc')?.flops.bf16, 64 * 150e9);
+    assert.equal(tables.hardware.get('my-epyc')?.gpusPerNode, 8);
+  });
+
+  it('remembers why a row was skipped, for the error of a target that names it', () => {
+    const { tables } = loadTables([
+      { name: 'my.json', data: { hardware: [{ ...h100(), id: 'lab-gpu', flops: { bf16: 1e15, FP8: 2e15 } }] } },
+    ]);
+    assert.match(tables.skipped.get('hardware:lab-gpu') ?? '', /my\.json: hardware\[0\]\.flops: unknown key 'FP8'/);
+  });
+
+  it('drops an engine that borrows efficiency from an engine without its own', () => {
+    const { tables, problems } = loadTables([
+      {
+        name: 't',
+        data: {
+          engines: [
+            {
+              id: 'my-fork',
+              name: 'My fork',
+              source: 's',
+              date: '2026',
+              versions: '1',
+              class: 'server',
+              overheadMs: { engine: 1, server: 1 },
+              collectiveUs: 10,
+              efficiencyFrom: 'ollama',
+            },
+          ],
+        },
+      },
+    ]);
+    assert.equal(tables.engines.has('my-fork'), false);
+    assert.match(problems[0]?.message ?? '', /'ollama' is not an engine with its own efficiency/);
   });
 
   it('rejects a model whose active params exceed its total, and a provider id without a slash', () => {
@@ -154,7 +274,7 @@ describe('estimation tables', () => {
         name: 's',
         data: {
           hardware: [
-            { ...h100(), id: 'x-gpu', class: 'nvidia-hoper' },
+            { ...h100(), id: 'x-gpu', flops: { bf16: 1, FP8: 2 } },
             { ...h100(), id: 'h100-clone' },
           ],
         },

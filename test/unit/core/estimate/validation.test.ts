@@ -1,30 +1,94 @@
 import assert from 'node:assert/strict';
-import validation from '../../../../data/validation.json';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fitEngines, fittedEngineRows, priorsFileSchema } from '../../../../src/core/estimate/fit';
 import {
+  median,
   medianAbsPctError,
   predictPoint,
-  validationFileSchema,
-  type ValidationRow,
+  quantile,
+  splitSources,
+  type ValidationPoint,
 } from '../../../../src/core/estimate/validation';
-import { builtin } from './helpers';
+import { loadValidation } from '../../../../src/core/estimate/validationSet';
+
+const ROOT = join(__dirname, '../../../..');
+const loaded = loadValidation();
 
 describe('validation set', () => {
-  const file = validationFileSchema.parse(validation);
-
-  it('has at least 20 sourced points that all resolve to known targets', () => {
-    assert.ok(file.points.length >= 20);
-    for (const p of file.points) assert.doesNotThrow(() => predictPoint(p, builtin), p.id);
+  it('has at least 80 sourced points from 6 engines and 8 hardware types, every one predictable', () => {
+    const { file, tables } = loaded;
+    assert.ok(file.points.length >= 80, String(file.points.length));
+    assert.ok(new Set(file.points.map((p) => p.engine)).size >= 6);
+    assert.ok(new Set(file.points.map((p) => p.hardware)).size >= 8);
+    for (const p of file.points) {
+      const source = file.sources.find((s) => s.id === p.source);
+      assert.ok(source && /^https:\/\//.test(source.url) && /^\d{4}/.test(source.date), p.id);
+      assert.ok(p.engineVersion.length > 0 && p.measures.length > 0, p.id);
+      assert.doesNotThrow(() => predictPoint(p, tables, 'fit'), p.id);
+    }
+    assert.equal(new Set(file.points.map((p) => p.id)).size, file.points.length, 'point ids are unique');
   });
 
-  it('meets the batch-1 goal on held-out points, not only the fitted ones', () => {
-    const checks = file.points.filter((p) => p.role === 'check').map((p) => predictPoint(p, builtin));
-    assert.ok(checks.length >= 10);
-    assert.ok(medianAbsPctError(checks) <= file.goalMedianAbsPctError);
+  it('splits by source: no source has points in both halves, and each half has points', () => {
+    const { split, fitPoints, checkPoints } = loaded;
+    assert.ok(fitPoints.length > 0 && checkPoints.length > 0);
+    const fitSources = new Set(fitPoints.map((p) => p.source));
+    for (const p of checkPoints) assert.ok(!fitSources.has(p.source), p.id);
+    for (const p of [...fitPoints, ...checkPoints]) assert.ok(split.has(p.source));
   });
 
-  it('median absolute error takes the middle of |errors| (mean of the two middles when even)', () => {
-    const rows = (errors: number[]) => errors.map((errorPct) => ({ errorPct }) as ValidationRow);
-    assert.equal(medianAbsPctError(rows([-30, 10, 20])), 20);
-    assert.equal(medianAbsPctError(rows([-40, 10, 20, 5])), 15);
+  it('the split does not depend on point order, and puts a second source of an engine in the other half', () => {
+    const point = (source: string, engine: string) => ({ source, engine }) as ValidationPoint;
+    const points = [point('a', 'x'), point('b', 'x'), point('c', 'y'), point('a', 'x')];
+    const forward = splitSources(points);
+    const backward = splitSources([...points].reverse());
+    assert.deepEqual([...forward.entries()].sort(), [...backward.entries()].sort());
+    assert.notEqual(forward.get('a'), forward.get('b'));
+  });
+
+  it('data/engines.json holds what npm run fit derives from the fit half (nothing tuned by hand)', () => {
+    const priors = priorsFileSchema.parse(JSON.parse(readFileSync(join(ROOT, 'data/engine-priors.json'), 'utf8')));
+    const stored = JSON.parse(readFileSync(join(ROOT, 'data/engines.json'), 'utf8')) as {
+      engines: { id: string; date: string; efficiency?: object; overheadMs: object; collectiveUs: number }[];
+    };
+    const fresh = fittedEngineRows(
+      [...loaded.tables.engines.values()],
+      fitEngines(loaded.fitPoints, loaded.tables, priors),
+      stored.engines[0]?.date ?? '',
+    );
+    for (const row of stored.engines) {
+      const again = fresh.find((f) => f.id === row.id);
+      assert.deepEqual(
+        { efficiency: again?.efficiency, overheadMs: again?.overheadMs, collectiveUs: again?.collectiveUs },
+        { efficiency: row.efficiency, overheadMs: row.overheadMs, collectiveUs: row.collectiveUs },
+        row.id,
+      );
+    }
+  });
+
+  it('every band is derived from residuals, says how, and brackets the prediction', () => {
+    for (const band of loaded.tables.bands.values()) {
+      assert.match(band.derivation, /percentile of measured\/predicted over \d+ leave-one-source-out residuals/);
+      assert.ok(band.low <= 1 && band.high >= 1, band.id);
+    }
+  });
+
+  it('median, quantile and the median absolute error follow their textbook definitions', () => {
+    assert.equal(median([3, 1, 2]), 2);
+    assert.equal(median([4, 1, 2, 3]), 2.5);
+    assert.equal(quantile([1, 2, 3, 4, 5], 0.25), 2);
+    assert.equal(quantile([10, 20], 0.05), 10.5);
+    assert.equal(medianAbsPctError([{ errorPct: -30 }, { errorPct: 10 }, { errorPct: 20 }]), 20);
+    assert.equal(medianAbsPctError([{ errorPct: -40 }, { errorPct: 10 }, { errorPct: 20 }, { errorPct: 5 }]), 15);
+  });
+
+  it('a throughput point becomes the time to process its prompt, and a prediction reports its range', () => {
+    const p = loaded.file.points.find((q) => q.metric === 'prefill_tokens_per_s');
+    assert.ok(p);
+    const row = predictPoint(p, loaded.tables, 'fit');
+    assert.ok(Math.abs(row.measuredMs - (p.inputTokens / p.measured) * 1000) < 1e-9);
+    assert.ok(row.low <= row.predictedMs && row.predictedMs <= row.high);
+    assert.equal(row.inRange, row.low <= row.measuredMs && row.measuredMs <= row.high);
   });
 });
