@@ -3,6 +3,7 @@ import { basisTokens, parseCalibrationFile, type CalibrationFile } from '../../c
 import {
   DEFAULT_OUTPUT_TOKENS,
   estimate,
+  namesTarget,
   parseTargetId,
   resolveTarget,
   type CacheTtl,
@@ -90,8 +91,9 @@ export async function estimateCalibrated(request: CalibratedRequest, io: CliIo):
       json: { target: null, ...latency, calibrated: true, calibration, notes },
     };
   }
-  const target = resolveTarget(spec, await request.tables());
-  if (profile.target !== undefined && target.id !== profile.target)
+  const tables = await request.tables();
+  const target = resolveTarget(spec, tables);
+  if (profile.target !== undefined && !namesTarget(profile.target, target, tables))
     throw new UsageError(
       `${request.profilePath} calibrates ${profile.target}, not ${target.id}; leave out the target flags to use the profile's`,
     );

@@ -242,7 +242,7 @@ export class AnalysisEngine {
   /** Feeds every workspace prompt to the analyser of this primary target, in slices. */
   async scan(targetId: string, sources: readonly ReportFileInput[]): Promise<void> {
     const config = this.configured();
-    const workspace = this.workspace(config, resolveTarget(parseTargetId(targetId), config.tables, config.assume ?? {}));
+    const workspace = this.workspace(config, resolveTarget(parseTargetId(targetId), config.tables, config.assume));
     const parsed = sources.map(({ path, text }) => ({
       file: path,
       text,
@@ -376,7 +376,7 @@ function targetsFor(
 ): { targets: ResolvedTarget[]; fromFrontMatter?: string } {
   const id = frontMatterModel ? targetIdForModel(frontMatterModel, config.tables, config.targets[0]) : undefined;
   if (!id) return { targets: config.targets };
-  const target = resolveTarget(parseTargetId(id), config.tables, config.assume ?? {});
+  const target = resolveTarget(parseTargetId(id), config.tables, config.assume);
   return { targets: [target, ...config.targets.filter((t) => t.id !== target.id)], fromFrontMatter: frontMatterModel! };
 }
 

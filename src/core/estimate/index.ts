@@ -19,6 +19,7 @@ export {
   closestIds,
   targetLabel,
   assumptionLabel,
+  namesTarget,
   engineEfficiency,
   parallelism,
   DEFAULT_ENGINE,

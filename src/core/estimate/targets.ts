@@ -310,10 +310,13 @@ export function targetTokenizer(target: ResolvedTarget): TokenizerId {
   return tokenizerFor(targetTokenizerId(target));
 }
 
-/** "llama-3.1-70b · 4×h100-sxm · vLLM" or "openai/gpt-4o": how every surface names a target. */
+/**
+ * "llama-3.1-70b · 4×h100-sxm · vLLM · HTTP · TP 4" or "openai/gpt-4o": how every surface names a target,
+ * self-hosted ones with the engine and scope they assume.
+ */
 export function targetLabel(target: ResolvedTarget): string {
   if (target.kind === 'provider') return target.id;
-  return `${target.model.id} · ${target.gpus > 1 ? `${target.gpus}×` : ''}${target.hardware.id}${target.precision !== target.model.precisions[0] ? ` ${target.precision}` : ''} · ${target.engine.name}`;
+  return `${target.model.id} · ${target.gpus > 1 ? `${target.gpus}×` : ''}${target.hardware.id}${target.precision !== target.model.precisions[0] ? ` ${target.precision}` : ''} · ${assumptionLabel(target)}`;
 }
 
 /**
@@ -327,6 +330,24 @@ export function assumptionLabel(target: ResolvedTarget): string {
     tp * pp > 1 ? ` · ${[tp > 1 ? `TP ${tp}` : '', pp > 1 ? `PP ${pp}` : ''].filter(Boolean).join(' × ')}` : '';
   const chosen = target.engineChoice === 'fallback' ? ` (${target.hardware.vendor} fallback)` : '';
   return `${target.engine.name}${chosen} · ${target.scope === 'http' ? 'HTTP' : 'engine only'}${split}`;
+}
+
+/**
+ * Whether a target id as written (a calibration profile's, perhaps without `+ENGINE`) names the resolved
+ * target: both resolve to the same id under the same assumptions.
+ */
+export function namesTarget(
+  id: string,
+  target: ResolvedTarget,
+  tables: Tables,
+  assume: TargetAssumptions = {},
+): boolean {
+  try {
+    return resolveTarget(parseTargetId(id), tables, assume).id === target.id;
+  } catch (error) {
+    if (error instanceof TargetError) return false;
+    throw error;
+  }
 }
 
 /** Targets used until the user picks some: a common self-hosted deployment and a common API. */

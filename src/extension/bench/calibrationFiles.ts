@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { showError, showInfo } from '../notify';
 import { MIN_R2 } from '../../core/calibrate/fit';
 import { calibrationFileText, parseCalibrationFile, type CalibrationFile } from '../../core/calibrate/profileFile';
-import { parseTargetId, resolveTarget, targetTokenizer, type ResolvedTarget } from '../../core/estimate';
+import { namesTarget, parseTargetId, resolveTarget, targetTokenizer, type ResolvedTarget } from '../../core/estimate';
 import { readSettings } from '../settings';
 import type { ExtensionTables } from '../tables';
 import { CALIBRATION_MAX_AGE_DAYS, isStale, type Calibrations } from './calibrations';
@@ -54,12 +54,15 @@ export async function importCalibration(
   const id = targetId ?? profile.target ?? (await pickTarget(name));
   if (id === undefined) return undefined;
   let target: ResolvedTarget;
+  const { tables: loaded } = await tables.get();
+  // Keyed as the hover resolves the target (the same default engine), so the hover finds it.
+  const assume = { engine: readSettings().settings.engine };
   try {
-    target = resolveTarget(parseTargetId(id), (await tables.get()).tables);
+    target = resolveTarget(parseTargetId(id), loaded, assume);
   } catch (error) {
     return fail(`cannot import ${name} for ${id}: ${(error as Error).message}`);
   }
-  if (profile.target !== undefined && profile.target !== target.id)
+  if (profile.target !== undefined && !namesTarget(profile.target, target, loaded, assume))
     return fail(`${name} calibrates ${profile.target}, not ${target.id}`);
   // The editor counts a target's prompts with the target's tokenizer; the profile's token map
   // starts from its own local tokenizer's counts, so the two must agree.

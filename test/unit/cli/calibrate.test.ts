@@ -97,7 +97,7 @@ describe('prompt-lens calibrate and estimate --calibration', () => {
       coldTtftMs: { p50: number };
       cost: unknown;
     };
-    assert.equal(json.target, 'llama-3.1-8b@h100-sxm:bf16');
+    assert.equal(json.target, 'llama-3.1-8b@h100-sxm:bf16+vllm');
     assert.equal(json.calibrated, true);
     assert.ok(Math.abs(json.coldTtftMs.p50 - profileTtftMs(profile.profile, 1000)) < 1e-6);
     assert.ok(json.cost, 'a target brings its cost');
@@ -120,6 +120,18 @@ describe('prompt-lens calibrate and estimate --calibration', () => {
     );
     assert.equal(code, 2);
     assert.match(other.stderr, /calibrates llama-3\.1-8b@h100-sxm:bf16, not llama-3\.1-70b@4xh100-sxm/);
+    // A profile's id without +ENGINE names the default engine; the same deployment on another engine is not it.
+    const engine = memoryIo({ ...files, '/t.json': JSON.stringify(mapped) });
+    const args = ['estimate', '--tokens', '1000', '--calibration', '/t.json', '--target'];
+    assert.equal(await runCli([...args, 'llama-3.1-8b@h100-sxm:bf16+trtllm'], engine), 2);
+    assert.match(engine.stderr, /calibrates llama-3\.1-8b@h100-sxm:bf16, not llama-3\.1-8b@h100-sxm:bf16\+trtllm/);
+    assert.equal(
+      await runCli(
+        [...args, 'llama-3.1-8b@h100-sxm:bf16+vllm'],
+        memoryIo({ ...files, '/t.json': JSON.stringify(mapped) }),
+      ),
+      0,
+    );
   });
 
   it('names the problem with a bad profile or bad flags, and writes nothing', async () => {

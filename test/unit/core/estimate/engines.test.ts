@@ -6,6 +6,7 @@ import {
   parseTargetId,
   prefillTime,
   resolveTarget,
+  targetLabel,
   TargetError,
   type SelfHostedTarget,
 } from '../../../../src/core/estimate';
@@ -100,6 +101,17 @@ describe('engines', () => {
     assert.match(notes, /engine: vLLM .*\(the default; name one with \+ENGINE or --engine\)/);
     assert.match(notes, /scope http: TTFT includes vLLM's HTTP server/);
     assert.match(notes, /TP 4 × PP 1 assumed/);
+  });
+
+  it('the label every surface prints names the engine, the scope and the split', () => {
+    assert.equal(
+      targetLabel(resolve('llama-3.1-70b@4xh100-sxm:fp8')),
+      'llama-3.1-70b · 4×h100-sxm fp8 · vLLM · HTTP · TP 4',
+    );
+    assert.equal(
+      targetLabel(resolve('llama-3.1-8b@m3-max', { scope: 'engine' })),
+      'llama-3.1-8b · m3-max · llama.cpp (apple fallback) · engine only',
+    );
   });
 
   it('the TTFT range is the engine class’s band around p50', () => {

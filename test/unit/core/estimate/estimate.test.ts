@@ -63,7 +63,7 @@ describe('estimate', () => {
     const e = estimate(target('llama-3.1-405b@h100-sxm:fp8'), { inputTokens: 200_000 });
     assert.match(e.notes.join('\n'), /do not fit/);
     assert.deepEqual(e.errors, [
-      "prompt of 200,000 tokens exceeds llama-3.1-405b@h100-sxm:fp8's 131,072-token context window by 68,928",
+      "prompt of 200,000 tokens exceeds llama-3.1-405b@h100-sxm:fp8+vllm's 131,072-token context window by 68,928",
     ]);
     assert.deepEqual(estimate(target('llama-3.1-405b@h100-sxm:fp8'), { inputTokens: 131_072 }).errors, []);
   });
