@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fitEngines, fittedEngineRows, priorsFileSchema } from '../../../../src/core/estimate/fit';
 import {
+  inRangeShare,
   median,
   medianAbsPctError,
   predictPoint,
@@ -72,6 +73,15 @@ describe('validation set', () => {
       assert.match(band.derivation, /percentile of measured\/predicted over \d+ leave-one-source-out residuals/);
       assert.ok(band.low <= 1 && band.high >= 1, band.id);
     }
+  });
+
+  it('the printed range holds the held-out measurement as often as the goal says, without being made wide', () => {
+    const { file, tables, checkPoints } = loaded;
+    const rows = checkPoints.map((p) => predictPoint(p, tables, 'check'));
+    assert.ok(inRangeShare(rows) >= file.goals.inRangeShare, `held out inside the range: ${inRangeShare(rows)}`);
+    // A band wider than 3× (high ÷ low) would meet the goal by saying little.
+    for (const band of tables.bands.values())
+      assert.ok(band.high / band.low < 3, `${band.id}: ×${band.low}–×${band.high}`);
   });
 
   it('median, quantile and the median absolute error follow their textbook definitions', () => {
