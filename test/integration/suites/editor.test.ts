@@ -91,7 +91,7 @@ describe('editor surfaces', () => {
     assert.equal(rag!.severity, vscode.DiagnosticSeverity.Warning);
     assert.match(
       rag!.message,
-      /^Retrieved context: [\d,]+ tokens \(\d+% of the prompt\) adds ≈[\d.]+ m?s TTFT and \$[\d.]+\/call on llama-3\.1-70b · 4×h100-sxm; budget 4,000$/,
+      /^Retrieved context: [\d,]+ tokens \(\d+% of the prompt\) adds ≈[\d.]+ m?s TTFT and \$[\d.]+\/call on llama-3\.1-70b · 4×h100-sxm · vLLM · HTTP · TP 4; budget 4,000$/,
     );
     assert.equal(rag!.source, 'Prompt Latency Lens');
   });
