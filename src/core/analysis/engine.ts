@@ -40,6 +40,8 @@ export interface EngineConfig {
   disabledFormats: PromptFormat[];
   /** Folders whose `*.instructions.md` VS Code loads (`chat.instructionsFilesLocations`); unset: the default. */
   instructionLocations?: string[];
+  /** An untrusted workspace: its files' `prompt-lens-dynamic` pragmas (regular expressions) are not run. */
+  untrusted?: boolean;
 }
 
 /** How every file of the editor is parsed: the same options for counts, findings, scans and the report. */
@@ -339,6 +341,7 @@ export class AnalysisEngine {
           costModel: target.model,
           settings: config.findings.cache,
           rag: config.findings.rag,
+          filePatterns: config.untrusted !== true,
         }),
       };
       this.workspaces.set(primary.id, workspace);

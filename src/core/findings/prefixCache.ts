@@ -20,6 +20,11 @@ export interface PrefixCacheOptions {
   settings: FindingSettings['cache'];
   /** When given, retrieval slots are named as such, `rag.pattern` regions are dynamic and literal regions hints. */
   rag?: FindingSettings['rag'];
+  /**
+   * false: `prompt-lens-dynamic` pragmas are not run. They are regular expressions from the file's own
+   * text, and a hostile one could stall the analysis (an untrusted workspace's files).
+   */
+  filePatterns?: boolean;
 }
 
 /** The part of a request that is the same on every call: up to the first dynamic element. */
@@ -515,7 +520,8 @@ export class PrefixCacheAnalyser {
   private dynamicOf(entry: Entry): DynamicSpan[] {
     entry.dynamic ??= dynamicSpans(entry.parsed, entry.text, {
       ...(this.options.rag ? { rag: this.options.rag } : {}),
-      declared: [...this.declared, ...readPragmas(entry.text).dynamic],
+      declared:
+        this.options.filePatterns === false ? this.declared : [...this.declared, ...readPragmas(entry.text).dynamic],
     });
     return entry.dynamic;
   }

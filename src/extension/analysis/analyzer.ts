@@ -400,6 +400,7 @@ export class PromptAnalyzer implements vscode.Disposable {
       variablePatterns: settings.variablePatterns,
       disabledFormats: settings.formats.disabled,
       ...instructionLocations(),
+      ...(vscode.workspace.isTrusted ? {} : { untrusted: true }),
     };
     await this.engine.call('configure', engine);
     return { engine, maxFileBytes: settings.maxFileBytes, cacheTtl: settings.cache.ttl, problems };

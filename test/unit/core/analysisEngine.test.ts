@@ -126,6 +126,19 @@ describe('AnalysisEngine', () => {
     assert.ok(result.cacheable!.endOffset <= mine.indexOf('<documents>'), `${result.cacheable!.endOffset}`);
   });
 
+  it("an untrusted workspace's prompt-lens-dynamic pragmas (the file's own regular expressions) are not run", async () => {
+    const text = `system:\n<!-- prompt-lens-dynamic Order #\\d+ -->\nOrder #4711.\n${policy(150)}\nuser:\nHi\n`;
+    const breakers = async (untrusted: boolean) => {
+      const engine = new AnalysisEngine();
+      engine.configure({ ...config(['openai/gpt-4o']), ...(untrusted ? { untrusted } : {}) });
+      await engine.count(request(text, 1));
+      const result = (await engine.findings('doc', 1))!;
+      return result.findings.filter((f) => f.code === 'cache-breaker').map((f) => f.message.slice(0, 40));
+    };
+    assert.deepEqual(await breakers(false), ['Cache breaker: declared “Order #4711” ch']);
+    assert.deepEqual(await breakers(true), []);
+  });
+
   it('answers nothing for findings of a version that is not the latest counted', async () => {
     const engine = engineWith(['openai/gpt-4o']);
     await engine.count(request('user:\nHello there\n', 1));
