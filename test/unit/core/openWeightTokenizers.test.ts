@@ -6,6 +6,7 @@ import { countRendered } from '../../../src/core/chat/specialTokens';
 import { chatTemplates } from '../../../src/core/chat/templates';
 import { createTokenizer } from '../../../src/core/tokenize/registry';
 import { mixedCorpus } from '../../../bench/corpus';
+import { fuzzParams } from '../helpers/fuzz';
 import { familyText, reference, type ReferenceFamily } from '../helpers/referenceTokenizers';
 
 const FAMILIES: ReferenceFamily[] = ['qwen2', 'deepseek-v3', 'gemma3'];
@@ -50,7 +51,7 @@ describe('open-weight tokenizers equal their reference (tokenizer.json via @hugg
       it('counts generated texts of adversarial pieces, special-token strings matched as the engine does, as the reference (property)', () => {
         fc.assert(
           fc.property(text, (t) => countRendered(t, ours) === ref.count(t)),
-          { seed: SEED, numRuns: 400 },
+          fuzzParams(SEED, 400),
         );
       });
 
@@ -90,7 +91,7 @@ describe('chat counts equal the reference tokenizer on the rendered template (pr
           const rendered = renderChat(template, messages).text;
           return counted.inputTokens === ref.count(rendered) && counted.templateTokens > 0;
         }),
-        { seed: SEED, numRuns: 150 },
+        fuzzParams(SEED, 150),
       );
     });
   }
