@@ -182,6 +182,25 @@ describe('AnalysisEngine', () => {
     );
   });
 
+  it('the report and Compare name the engine and scope the settings assume', async () => {
+    const assume = { engine: 'sglang', scope: 'engine' } as const;
+    const engine = new AnalysisEngine();
+    engine.configure({
+      ...config([]),
+      targets: [resolveTarget(parseTargetId('llama-3.1-8b@h100-sxm'), tables, assume)],
+      assume,
+    });
+    const report = engine.report([{ path: 'a.prompt', text: 'user:\nHi\n' }]);
+    assert.equal(report.target.label, 'llama-3.1-8b · h100-sxm · SGLang · engine only');
+    const text = '---\nmodel: llama-3.1-8b\n---\nuser:\nHello\n';
+    await engine.count({ ...request(text, 1), fileName: '/w/doc.prompty' });
+    const compared = engine.compare('doc', { profile: resolveProfile({}), calibrations: {} });
+    const selfHosted = compared.rows.filter((r) => r.kind === 'self-hosted');
+    assert.ok(selfHosted.length > 0);
+    for (const r of selfHosted) assert.match(r.target, /\+(sglang|llamacpp)$/, r.target);
+    assert.ok(compared.assumptions.some((a) => /Self-hosted engine: sglang .*scope engine \(no HTTP server\)/.test(a)));
+  });
+
   it("compares with this version's counts, parsed with the settings' variable patterns", async () => {
     const engine = new AnalysisEngine();
     engine.configure({ ...config(['openai/gpt-4o']), variablePatterns: ['<<(\\w+)>>'] });
