@@ -245,12 +245,15 @@ export class AnalysisEngine {
   async scan(targetId: string, sources: readonly ReportFileInput[]): Promise<void> {
     const config = this.configured();
     const workspace = this.workspace(config, resolveTarget(parseTargetId(targetId), config.tables, config.assume));
-    const parsed = sources.map(({ path, text }) => ({
-      file: path,
-      text,
-      parsed: parsePrompt(path, text, parseOptions(config)),
-    }));
-    await updateInSlices(workspace.analyser, parsed);
+    // Parsed one file at a time inside the slices: parsing 10,000 files up front held the worker's
+    // loop for the whole parse, so a hover's count waited behind it.
+    const options = parseOptions(config);
+    await updateInSlices(
+      workspace.analyser,
+      (function* () {
+        for (const { path, text } of sources) yield { file: path, text, parsed: parsePrompt(path, text, options) };
+      })(),
+    );
   }
 
   /** Tokens of a piece of text (the hover's selection). */

@@ -111,6 +111,34 @@ describe('AnalysisEngine', () => {
     );
   });
 
+  it('the workspace scan parses in its slices: other work runs between files, not after the whole parse', async () => {
+    const engine = engineWith(['openai/gpt-4o']);
+    // 200 files of ~4,500 tokens: far more than one 20 ms slice of work on any machine.
+    const sources = Array.from({ length: 200 }, (_, i) => ({
+      path: `w/p${i}.prompt`,
+      text: `system:\n${policy(300)}\nuser:\nQ${i}\n`,
+    }));
+    const readAfterYield: boolean[] = [];
+    let yielded = false;
+    const watched = sources.map((s) => ({
+      path: s.path,
+      get text() {
+        readAfterYield.push(yielded);
+        return s.text;
+      },
+    }));
+    setImmediate(() => (yielded = true));
+    await engine.scan('openai/gpt-4o', watched);
+    assert.ok(yielded);
+    // Each text is read once, when its file is parsed; some are parsed after the loop has run other work.
+    assert.equal(readAfterYield.length, sources.length);
+    assert.ok(
+      readAfterYield.some((after) => after),
+      'every file was parsed before the scan first yielded',
+    );
+    assert.equal(readAfterYield[0], false);
+  });
+
   it('the cacheable prefix (warm figures) never holds retrieved context, even written out and shared', async () => {
     const engine = engineWith(['openai/gpt-4o']);
     const system = `${policy(150)}\n<documents>\n${policy(60)}\n</documents>`;
