@@ -9,6 +9,7 @@ import { exportCalibration, importCalibration } from './calibrationFiles';
 import type { Calibrations } from './calibrations';
 import { BenchHistory } from './history';
 import { HostConsent, type HostDecision } from './hostConsent';
+import { compareWith, importResults } from './importResults';
 import { ResultsPanel } from './resultsPanel';
 
 async function askHost(endpointName: string, host: string): Promise<HostDecision | undefined> {
@@ -21,6 +22,11 @@ async function askHost(endpointName: string, host: string): Promise<HostDecision
     deny,
   );
   return answer === allow ? 'allow' : answer === deny ? 'deny' : undefined;
+}
+
+/** File paths given to a command (tests, other extensions); anything else means "ask". */
+function stringList(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string') ? value : undefined;
 }
 
 /** Benchmark, calibration, key and export commands; returns the pieces tests look at. */
@@ -86,6 +92,12 @@ export function registerBenchmark(
     ),
     vscode.commands.registerCommand('promptLens.exportBenchmark', (format?: 'json' | 'csv', path?: string) =>
       panel.export(format ?? 'json', path),
+    ),
+    vscode.commands.registerCommand('promptLens.importBenchmarkResults', (paths?: unknown) =>
+      importResults(panel, stringList(paths)),
+    ),
+    vscode.commands.registerCommand('promptLens.compareBenchmarkWith', (paths?: unknown) =>
+      compareWith(panel, stringList(paths)),
     ),
   ];
   /** Closing VS Code mid-run: abort, and let the run save its partial result (bounded wait). */

@@ -6,7 +6,19 @@ import '../common/view.css';
 import { connect } from '../common/host';
 import { h, replaceChildren, themeColor } from '../common/dom';
 import type { ResultsViewState } from './state';
-import { alignCdfs, headlineLevel, itlByPosition, kneeSeries, levelRows, ms, pct, ttftCdf, verdict } from './model';
+import {
+  alignCdfs,
+  compareRuns,
+  headlineLevel,
+  itlByPosition,
+  kneeSeries,
+  levelRows,
+  ms,
+  pct,
+  runName,
+  ttftCdf,
+  verdict,
+} from './model';
 import type { BenchResult } from '../../core/bench/result';
 import { DEFAULT_SLO_MIN_SHARE, percentError, shareText } from '../../core/bench/stats';
 
@@ -25,6 +37,8 @@ function shape(state: ResultsViewState): string {
     state.result?.partial,
     levels,
     state.previous?.startedAt,
+    state.compare?.startedAt,
+    state.compare?.source?.file,
   ].join('|');
 }
 
@@ -70,6 +84,7 @@ function render(state: ResultsViewState): void {
         ? h('p', { class: 'badge running', 'data-test': 'progress' }, `Running… ${state.progress ?? ''}`)
         : null,
       state.running ? stopButton() : null,
+      sourceLine(result),
       result.partial
         ? h(
             'p',
@@ -87,6 +102,7 @@ function render(state: ResultsViewState): void {
     summary({ ...state, result }, v.pass, v.failures),
     h('h2', {}, 'Percentiles per level'),
     levelTable(result),
+    state.compare ? comparison(result, state.compare) : null,
     h('h2', {}, 'Charts'),
     h(
       'div',
@@ -97,6 +113,64 @@ function render(state: ResultsViewState): void {
     ),
   );
   drawCharts(result);
+}
+
+/** Where an imported run came from and how its figures differ from this client's. */
+function sourceLine(result: BenchResult): HTMLElement | null {
+  const source = result.source;
+  if (!source) return null;
+  return h(
+    'div',
+    { class: 'muted', 'data-test': 'source' },
+    h(
+      'p',
+      {},
+      `Imported from ${source.tool}${source.version ? ` ${source.version}` : ''} (${source.file}); percentiles: ${source.percentiles}`,
+    ),
+    source.notes.length ? h('ul', {}, ...source.notes.map((n) => h('li', {}, n))) : null,
+  );
+}
+
+/** Two runs side by side: per level both measured, each percentile of A and B and B's difference. */
+function comparison(a: BenchResult, b: BenchResult): HTMLElement {
+  const rows = compareRuns(a, b);
+  const names = rows[0]?.cells.map((c) => c.name) ?? [];
+  return h(
+    'section',
+    { 'data-test': 'comparison' },
+    h('h2', {}, 'Side by side'),
+    h(
+      'p',
+      { class: 'muted' },
+      `A: ${runName(a)}, ${new Date(a.startedAt).toLocaleString()} · B: ${runName(b)}, ${new Date(b.startedAt).toLocaleString()}; each cell A → B (B − A in %)`,
+    ),
+    rows.length === 0
+      ? h('p', {}, 'The two runs have no level in common (same cache mode and concurrency or rate).')
+      : h(
+          'table',
+          {},
+          h('thead', {}, h('tr', {}, h('th', {}, 'cache'), h('th', {}, 'level'), ...names.map((n) => h('th', {}, n)))),
+          h(
+            'tbody',
+            {},
+            ...rows.map((r) =>
+              h(
+                'tr',
+                {},
+                h('td', {}, r.mode),
+                h('td', {}, r.level),
+                ...r.cells.map((c) =>
+                  h(
+                    'td',
+                    { class: 'num' },
+                    `${ms(c.a)} → ${ms(c.b)}${c.deltaPct !== undefined ? ` (${pct(c.deltaPct)})` : ''}`,
+                  ),
+                ),
+              ),
+            ),
+          ),
+        ),
+  );
 }
 
 function stopButton(): HTMLElement {

@@ -118,3 +118,57 @@ export function ms(value: number | undefined | null): string {
 export function pct(value: number | undefined): string {
   return value === undefined || !Number.isFinite(value) ? '–' : `${value >= 0 ? '+' : ''}${value.toFixed(0)}%`;
 }
+
+/** The percentiles two runs are compared on, per metric. */
+export const COMPARED = [
+  { metric: 'ttftMs', name: 'TTFT', percentiles: ['p50', 'p90', 'p99'] },
+  { metric: 'tpotMs', name: 'TPOT', percentiles: ['p50', 'p90', 'p99'] },
+  { metric: 'e2eMs', name: 'E2E', percentiles: ['p50', 'p90', 'p99'] },
+] as const;
+
+export interface ComparedCell {
+  /** e.g. "TTFT p90". */
+  name: string;
+  a?: number;
+  b?: number;
+  /** (b − a) / a in percent, when both are known. */
+  deltaPct?: number;
+}
+
+export interface ComparedLevel {
+  mode: string;
+  level: string;
+  cells: ComparedCell[];
+}
+
+/** How a run is named beside another: the tool that measured it, or this client. */
+export function runName(result: BenchResult): string {
+  return result.source ? `${result.source.tool} (${result.source.file})` : 'built-in client';
+}
+
+/**
+ * Two runs side by side: the levels both measured (same cache mode and label), each compared
+ * percentile with B's difference from A. A percentile one run's report lacks stays empty.
+ */
+export function compareRuns(a: BenchResult, b: BenchResult): ComparedLevel[] {
+  const rows: ComparedLevel[] = [];
+  for (const mode of a.modes)
+    for (const level of mode.levels) {
+      const other = b.modes.find((m) => m.cache === mode.cache)?.levels.find((l) => l.label === level.label);
+      if (!other) continue;
+      const cells = COMPARED.flatMap(({ metric, name, percentiles }) =>
+        percentiles.map((p): ComparedCell => {
+          const x = level.summary[metric]?.[p];
+          const y = other.summary[metric]?.[p];
+          return {
+            name: `${name} ${p}`,
+            ...(x !== undefined ? { a: x } : {}),
+            ...(y !== undefined ? { b: y } : {}),
+            ...(x !== undefined && y !== undefined && x > 0 ? { deltaPct: ((y - x) / x) * 100 } : {}),
+          };
+        }),
+      );
+      rows.push({ mode: mode.cache, level: level.label, cells });
+    }
+  return rows;
+}

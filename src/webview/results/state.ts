@@ -13,4 +13,6 @@ export interface ResultsViewState {
   progress?: string;
   /** The previous saved run of the same prompt (same hash), for comparison. */
   previous?: BenchResult;
+  /** A run put beside the shown one (*Compare Benchmark With…*): any saved or imported result. */
+  compare?: BenchResult;
 }

@@ -162,6 +162,68 @@ describe('benchmark this prompt', () => {
     assert.equal(lines.length - 1, exported.modes.flatMap((m) => m.levels.flatMap((l) => l.requests)).length);
   });
 
+  it('puts an imported vLLM result beside the built-in run, and imports it alone with its verdict', async () => {
+    const dir = workspaceFile('.').fsPath;
+    const builtIn = (await extensionApi()).resultsState()?.result;
+    assert.ok(builtIn && !builtIn.source, 'the built-in run of the tests above is shown');
+    // What `vllm bench serve --save-result --save-detailed` writes for one level (times in seconds).
+    const vllmPath = join(dir, 'vllm-results.json');
+    writeFileSync(
+      vllmPath,
+      JSON.stringify({
+        date: '20261201-120000',
+        backend: 'openai-chat',
+        model_id: sim.model,
+        prompt_lens_cache: 'cold',
+        max_concurrency: 2,
+        request_rate: 'inf',
+        duration: 1.5,
+        completed: 6,
+        failed: 0,
+        request_throughput: 4,
+        ttfts: [0.04, 0.05, 0.06, 0.05, 0.07, 0.9],
+        itls: Array.from({ length: 6 }, () => Array.from({ length: 11 }, () => 0.006)),
+        latencies: [0.106, 0.116, 0.126, 0.116, 0.136, 0.966],
+        output_lens: [12, 12, 12, 12, 12, 12],
+        errors: ['', '', '', '', '', ''],
+      }),
+    );
+    const compared = await vscode.commands.executeCommand<BenchResult>('promptLens.compareBenchmarkWith', [vllmPath]);
+    assert.equal(compared?.source?.tool, 'vllm');
+    const state = (await extensionApi()).resultsState();
+    assert.equal(state?.result?.startedAt, builtIn.startedAt, 'the built-in run stays A');
+    assert.equal(state?.compare?.source?.tool, 'vllm');
+    const row = await waitFor('side-by-side table', async () => {
+      const found = await queryWebviews('bench-compare', '[data-test=comparison] tbody tr');
+      return found.texts.length > 0 ? found : undefined;
+    });
+    // Only c=2 was measured by both; the cell shows A → B with the difference.
+    assert.equal(row.texts.length, 1);
+    assert.match(row.texts[0]!, /cold\s*c=2/);
+    assert.match(row.texts[0]!, /→ 55 ms \([+-]\d+%\)/);
+    await screenshot('imported-beside-built-in');
+
+    const imported = await vscode.commands.executeCommand<BenchResult>('promptLens.importBenchmarkResults', [vllmPath]);
+    assert.equal(imported?.source?.tool, 'vllm');
+    const alone = (await extensionApi()).resultsState();
+    assert.equal(alone?.compare, undefined);
+    const source = await waitFor('imported source line', async () => {
+      const found = await queryWebviews('bench-source', '[data-test=source]');
+      return found.texts.length > 0 ? found : undefined;
+    });
+    assert.match(source.texts[0]!, /Imported from vllm \(vllm-results\.json\)/);
+    // One of six requests missed TTFT ≤ 500 ms: 83% < 90%, so the verdict fails, as the CLI's would.
+    const verdictCard = await queryWebviews('bench-verdict', '[data-test=verdict] .card-value');
+    assert.equal(verdictCard.texts[0], 'FAIL');
+
+    writeFileSync(join(dir, 'broken.json'), '{"model_id": 1}');
+    const refused = await vscode.commands.executeCommand<BenchResult | undefined>('promptLens.importBenchmarkResults', [
+      join(dir, 'broken.json'),
+    ]);
+    assert.equal(refused, undefined);
+    assert.equal((await extensionApi()).resultsState()?.result?.source?.tool, 'vllm', 'a bad file changes nothing');
+  });
+
   it('stops on cancel and keeps the partial result, marked partial', async () => {
     await config().update('benchmark.requests', 200, vscode.ConfigurationTarget.Workspace);
     await config().update('benchmark.concurrency', [1], vscode.ConfigurationTarget.Workspace);

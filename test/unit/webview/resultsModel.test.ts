@@ -3,10 +3,12 @@ import type { BenchResult, LevelResult, RequestRecord } from '../../../src/core/
 import { summarizeLevel } from '../../../src/core/bench/stats';
 import {
   alignCdfs,
+  compareRuns,
   itlByPosition,
   kneeSeries,
   levelRows,
   ms,
+  runName,
   ttftCdf,
   verdict,
 } from '../../../src/webview/results/model';
@@ -99,5 +101,33 @@ describe('results view model', () => {
 
   it('formats milliseconds without false precision', () => {
     assert.deepEqual([ms(3.14159), ms(42.4), ms(1234), ms(undefined)], ['3.1 ms', '42 ms', '1.2 s', '–']);
+  });
+
+  it('puts two runs side by side: the levels both measured, each percentile with B − A in %', () => {
+    const other = run([
+      level(1, [request(110, [10, 10]), request(220, [10, 20]), request(330, [10, 30])]),
+      level(16, [request(500, [10])]),
+    ]);
+    other.source = { tool: 'vllm', file: 'vllm-results.json', percentiles: 'recomputed', notes: [] };
+    const rows = compareRuns(result, other);
+    assert.deepEqual(
+      rows.map((r) => `${r.mode} ${r.level}`),
+      ['cold c=1'],
+      'c=4 and c=16 were measured by one run only',
+    );
+    const ttft50 = rows[0]!.cells.find((c) => c.name === 'TTFT p50')!;
+    assert.deepEqual([ttft50.a, ttft50.b], [200, 220]);
+    assert.ok(Math.abs(ttft50.deltaPct! - 10) < 1e-9);
+    assert.deepEqual(
+      rows[0]!.cells.map((c) => c.name),
+      ['TTFT p50', 'TTFT p90', 'TTFT p99', 'TPOT p50', 'TPOT p90', 'TPOT p99', 'E2E p50', 'E2E p90', 'E2E p99'],
+    );
+    // An imported summary without a percentile leaves that cell without B and without a difference.
+    const summaryOnly = run([{ ...other.modes[0]!.levels[0]!, summary: { ...other.modes[0]!.levels[0]!.summary } }]);
+    summaryOnly.modes[0]!.levels[0]!.summary.ttftMs = { mean: 220, p50: 220 };
+    const p90 = compareRuns(result, summaryOnly)[0]!.cells.find((c) => c.name === 'TTFT p90')!;
+    assert.equal(p90.b, undefined);
+    assert.equal(p90.deltaPct, undefined);
+    assert.deepEqual([runName(result), runName(other)], ['built-in client', 'vllm (vllm-results.json)']);
   });
 });
