@@ -21,6 +21,7 @@ import { PromptHoverProvider } from './surfaces/hover';
 import { PromptStatusBar } from './surfaces/statusBar';
 import { settingsCache } from './settings';
 import { ExtensionTables } from './tables';
+import { RoleFoldingProvider } from './folding';
 import { loadedTokenizers } from '../core/tokenize/registry';
 
 /** What activate() returns: a small API the integration tests read. */
@@ -63,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
   // Providers follow promptLens.include: re-registered with the new selector when it changes.
   const hover = new PromptHoverProvider(analyzer, cheapest);
   const codeActions = new PromptCodeActions(diagnostics);
+  const folding = new RoleFoldingProvider();
   const registerProviders = () => {
     const selector = promptSelector();
     return vscode.Disposable.from(
@@ -71,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
       vscode.languages.registerCodeActionsProvider(selector, codeActions, {
         providedCodeActionKinds: PromptCodeActions.kinds,
       }),
+      vscode.languages.registerFoldingRangeProvider(selector, folding),
     );
   };
   let providers = registerProviders();

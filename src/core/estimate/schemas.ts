@@ -280,6 +280,8 @@ export type ProviderRow = z.infer<typeof providerRowSchema>;
 /** A table file, a settings block or a built-in file: every list optional, nothing else allowed. */
 export const tableFileSchema = strict({
   $comment: z.string().optional(),
+  /** The file's JSON schema (schemas/tables.schema.json), for editors. */
+  $schema: z.string().optional(),
   models: z.array(z.unknown()).optional(),
   hardware: z.array(z.unknown()).optional(),
   engines: z.array(z.unknown()).optional(),

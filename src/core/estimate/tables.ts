@@ -56,7 +56,8 @@ export const BUILTIN_SOURCES: readonly TableSource[] = [
 ];
 
 export type ListName = 'models' | 'hardware' | 'engines' | 'bands' | 'providers';
-const ROW_SCHEMAS: Record<ListName, z.ZodType<{ id: string }, unknown>> = {
+/** The row schema of each list of a tables file (also what schemas/tables.schema.json is generated from). */
+export const ROW_SCHEMAS: Record<ListName, z.ZodType<{ id: string }, unknown>> = {
   models: modelRowSchema,
   hardware: hardwareRowSchema,
   engines: engineRowSchema,

@@ -19,7 +19,7 @@ const ROLE_LINE = /^[ \t]*(?:#[ \t]*)?(system|developer|user|assistant)(?:\[[^\]
  * text as one message). Text before the first marker is a system message, as in Prompty.
  */
 export function splitRoleSections(text: string, offset: number): RoleSection[] | undefined {
-  const markers = [...text.matchAll(ROLE_LINE)];
+  const markers = roleMarkers(text);
   if (markers.length === 0) return undefined;
   const sections: RoleSection[] = [];
   const push = (role: ChatRole, from: number, to: number): void => {
@@ -33,6 +33,24 @@ export function splitRoleSections(text: string, offset: number): RoleSection[] |
     push((marker[1] as string).toLowerCase() as ChatRole, start, markers[i + 1]?.index ?? text.length);
   });
   return sections;
+}
+
+/** The role-marker lines of `text`, in order. */
+export function roleMarkers(text: string): RegExpExecArray[] {
+  return [...text.matchAll(ROLE_LINE)] as RegExpExecArray[];
+}
+
+/**
+ * Each marked role section as an editor folds it: from its marker line's start to the end of its last
+ * non-blank character (text before the first marker has no marker to fold at).
+ */
+export function roleSectionSpans(text: string, offset: number): SourceRange[] {
+  const markers = roleMarkers(text);
+  return markers.map((marker, i) => {
+    let end = markers[i + 1]?.index ?? text.length;
+    while (end > marker.index && /\s/.test(text[end - 1]!)) end--;
+    return { start: offset + marker.index, end: offset + end };
+  });
 }
 
 /**

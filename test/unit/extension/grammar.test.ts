@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as oniguruma from 'vscode-oniguruma';
+import { INITIAL, parseRawGrammar, Registry, type IGrammar, type IRawGrammar } from 'vscode-textmate';
+import { DEFAULT_FINDING_SETTINGS } from '../../../src/core/findings/settings';
+
+/**
+ * The grammar as VS Code runs it: vscode-textmate with Oniguruma, the Markdown and YAML grammars VS
+ * Code ships (from tm-grammars), VS Code's `text.html.markdown.prompt` (the built-in "prompt"
+ * language, which is plain Markdown) and our injection on top.
+ */
+const root = join(__dirname, '../../..');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  contributes: { grammars: Array<{ scopeName: string; path: string; language?: string; injectTo?: string[] }> };
+};
+const ours = new Map(manifest.contributes.grammars.map((g) => [g.scopeName, join(root, g.path)]));
+const shipped: Record<string, string> = {
+  'text.html.markdown': require.resolve('tm-grammars/grammars/markdown.json'),
+  'source.yaml': require.resolve('tm-grammars/grammars/yaml.json'),
+};
+/** VS Code's extensions/prompt-basics grammar for the built-in "prompt" language. */
+const BUILTIN_PROMPT = { scopeName: 'text.html.markdown.prompt', patterns: [{ include: 'text.html.markdown' }] };
+
+async function registry(): Promise<Registry> {
+  const wasm = readFileSync(require.resolve('vscode-oniguruma/release/onig.wasm'));
+  await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength));
+  return new Registry({
+    onigLib: Promise.resolve({
+      createOnigScanner: (sources) => new oniguruma.OnigScanner(sources),
+      createOnigString: (text) => new oniguruma.OnigString(text),
+    }),
+    loadGrammar: (scopeName): Promise<IRawGrammar | null> => {
+      if (scopeName === BUILTIN_PROMPT.scopeName)
+        return Promise.resolve(parseRawGrammar(JSON.stringify(BUILTIN_PROMPT), 'prompt.json'));
+      const path = ours.get(scopeName) ?? shipped[scopeName];
+      return Promise.resolve(path ? parseRawGrammar(readFileSync(path, 'utf8'), path) : null);
+    },
+    getInjections: (scopeName) =>
+      manifest.contributes.grammars.filter((g) => g.injectTo?.includes(scopeName)).map((g) => g.scopeName),
+  });
+}
+
+/** Scopes of each character of `text`, as VS Code would colour it. */
+function scopesByOffset(grammar: IGrammar, text: string): string[][] {
+  let state = INITIAL;
+  const scopes: string[][] = [];
+  for (const line of text.split('\n')) {
+    const result = grammar.tokenizeLine(line, state);
+    for (const t of result.tokens)
+      for (let i = t.startIndex; i < Math.min(t.endIndex, line.length); i++) scopes.push(t.scopes);
+    scopes.push([]); // the newline
+    state = result.ruleStack;
+  }
+  return scopes;
+}
+
+/** The scopes at the first character of the `nth` occurrence of `needle` in `text`. */
+function scopesOf(grammar: IGrammar, text: string, needle: string, nth = 0): string[] {
+  let at = -1;
+  for (let i = 0; i <= nth; i++) {
+    at = text.indexOf(needle, at + 1);
+    assert.ok(at >= 0, `"${needle}" #${nth} is not in the sample`);
+  }
+  return scopesByOffset(grammar, text)[at]!;
+}
+
+const has = (scopes: string[], scope: string) => scopes.some((s) => s === scope || s.startsWith(`${scope}.`));
+
+const SAMPLE = [
+  '---',
+  'model: gpt-4o',
+  'user: not a role',
+  '---',
+  'system:',
+  'You answer from the documents. <!-- prompt-lens-disable rag-budget cache-breaker -->',
+  '{# prompt-lens-dynamic \\d{4}-\\d{2}-\\d{2} #}',
+  '<documents>',
+  '{% for doc in documents %}<document id="{{ doc.id }}">{{ doc.text | trim }}</document>{% endfor %}',
+  '</documents>',
+  '',
+  '# user:',
+  'Question: {{ question }} and `{{ literal }}`',
+  '',
+  'assistant[name=bot]:',
+  'Hello ${input:topic:a topic}',
+].join('\n');
+
+describe('TextMate grammar: .prompt, .prompt.md (VS Code "prompt" language) and .prompty', () => {
+  let prompt: IGrammar;
+  let prompty: IGrammar;
+  before(async () => {
+    const r = await registry();
+    prompt = (await r.loadGrammar('text.html.markdown.prompt'))!;
+    prompty = (await r.loadGrammar('text.html.markdown.prompty'))!;
+    assert.ok(prompt && prompty);
+  });
+
+  for (const [name, grammar] of [
+    ['prompt', () => prompt],
+    ['prompty', () => prompty],
+  ] as const) {
+    const at = (needle: string, nth = 0) => scopesOf(grammar(), SAMPLE, needle, nth);
+
+    it(`${name}: role markers, template variables and blocks, retrieved-context tags, pragmas`, () => {
+      const expected: Array<[string, number, string]> = [
+        ['system', 0, 'entity.name.section.role.prompt-lens'],
+        ['user:', 1, 'entity.name.section.role.prompt-lens'], // `# user:`
+        ['assistant', 0, 'entity.name.section.role.prompt-lens'],
+        ['[name=bot]', 0, 'variable.parameter.role.prompt-lens'],
+        ['prompt-lens-disable', 0, 'keyword.other.pragma.prompt-lens'],
+        ['cache-breaker', 0, 'constant.other.finding-code.prompt-lens'],
+        ['prompt-lens-dynamic', 0, 'keyword.other.pragma.prompt-lens'],
+        ['\\d{4}', 0, 'string.regexp.prompt-lens'],
+        ['documents>', 0, 'entity.name.tag.retrieved-context.prompt-lens'],
+        ['document id', 0, 'entity.name.tag.retrieved-context.prompt-lens'],
+        ['/documents>', 0, 'punctuation.definition.tag.begin.prompt-lens'],
+        ['for doc', 0, 'keyword.control.template.prompt-lens'],
+        ['doc.id', 0, 'variable.other.template.prompt-lens'],
+        ['doc.text', 0, 'variable.other.template.prompt-lens'],
+        ['trim', 0, 'support.function.filter.prompt-lens'],
+        ['{{ question', 0, 'punctuation.definition.template.begin.prompt-lens'],
+        ['question }}', 0, 'variable.other.template.prompt-lens'],
+        ['input:topic', 0, 'variable.other.template.prompt-lens'],
+      ];
+      for (const [needle, nth, scope] of expected) {
+        const scopes = at(needle, nth);
+        assert.ok(has(scopes, scope), `"${needle}": ${scopes.join(' ')} lacks ${scope}`);
+      }
+      assert.ok(!has(at('You answer'), 'markup.heading.role.prompt-lens'), 'body text is not a role');
+    });
+
+    it(`${name}: the front matter is YAML, and a "user:" key there is not a role`, () => {
+      const model = at('model');
+      assert.ok(has(model, 'meta.embedded.block.frontmatter') && has(model, 'entity.name.tag.yaml'), model.join(' '));
+      const userKey = at('user: not');
+      assert.ok(has(userKey, 'entity.name.tag.yaml'), userKey.join(' '));
+      assert.ok(!has(userKey, 'entity.name.section.role.prompt-lens'), userKey.join(' '));
+    });
+
+    it(`${name}: a code span is literal (no variable inside it)`, () => {
+      const literal = at('literal');
+      assert.ok(has(literal, 'markup.inline.raw'), literal.join(' '));
+      assert.ok(!has(literal, 'variable.other.template.prompt-lens'), literal.join(' '));
+    });
+  }
+
+  it("the retrieved-context tags are promptLens.rag.tags' default", () => {
+    const grammar = JSON.parse(readFileSync(ours.get('prompt-lens.injection')!, 'utf8')) as {
+      repository: { 'retrieved-context-tag': { begin: string } };
+    };
+    const alternation = /\((\w+(?:\|\w+)*)\)/.exec(
+      grammar.repository['retrieved-context-tag'].begin.replace('(?i)', ''),
+    );
+    const defaults = DEFAULT_FINDING_SETTINGS.rag.tags;
+    assert.deepEqual(alternation?.[1]?.split('|'), [...defaults]);
+  });
+});
