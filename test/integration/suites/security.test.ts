@@ -4,14 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { BenchResult } from '../../../src/core/bench/result';
-import {
-  clickWorkbenchButton,
-  extensionApi,
-  openPrompt,
-  queryWebviews,
-  waitFor,
-  workspaceFile,
-} from '../helpers';
+import { clickWorkbenchButton, extensionApi, openPrompt, queryWebviews, waitFor, workspaceFile } from '../helpers';
 
 const KEY = 'sk-prompt-lens-TESTKEY-0123456789abcdef';
 const XSS = '<img src=x onerror="window.__promptLensXss=1"></script><script>window.__promptLensXss=1</script>';
