@@ -84,7 +84,10 @@ export async function analyseWorkspace(FILES: number, targets?: WorkspaceTargets
     };
   });
 
-  const costModel = findingTarget(resolveTarget(parseTargetId(DEFAULT_TARGET_IDS[0]), loadTables().tables)).model;
+  const costModel = findingTarget(resolveTarget(parseTargetId(DEFAULT_TARGET_IDS[0]), loadTables().tables), {
+    concurrency: 1,
+    outputTokens: 0,
+  }).model;
   const analyser = new PrefixCacheAnalyser({
     tokenizer,
     costModel,

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { DEFAULT_TARGET_IDS, loadTables, parseTargetId, resolveTarget } from '../src/core/estimate';
 import { buildReport, type PromptReport, type ReportFileInput } from '../src/core/findings/report';
 import { DEFAULT_FINDING_SETTINGS } from '../src/core/findings/settings';
+import { PROFILES } from '../src/core/compare/profiles';
 import { findingTarget } from '../src/core/findings/targets';
 import { FINDING_CODES, type FindingCode, type FindingSeverity } from '../src/core/findings/types';
 import { SWITCHABLE_FORMATS } from '../src/core/prompt/formats';
@@ -74,7 +75,11 @@ export function defaultReport(
   inputs: readonly ReportFileInput[],
   disabledFormats: readonly (typeof SWITCHABLE_FORMATS)[number][] = [],
 ): PromptReport {
-  const target = findingTarget(resolveTarget(parseTargetId(DEFAULT_TARGET_IDS[0]), loadTables().tables));
+  // The editor's default workload (the interactive profile), as the editor's report uses.
+  const target = findingTarget(resolveTarget(parseTargetId(DEFAULT_TARGET_IDS[0]), loadTables().tables), {
+    concurrency: PROFILES.interactive.concurrency,
+    outputTokens: PROFILES.interactive.outputTokens,
+  });
   return buildReport(
     inputs,
     { tokenizer: getTokenizer(target.tokenizer), costModel: target.model, settings: DEFAULT_FINDING_SETTINGS },

@@ -51,6 +51,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.err(`prompt-lens: unknown command '${name}'; commands: ${Object.keys(COMMANDS).join(', ')}\n`);
     return EXIT.usage;
   }
+  // Every verb answers --help (before a `--` that ends the options).
+  const options = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (options.includes('--help') || options.includes('-h')) {
+    io.out(`Usage: ${command.usage}\n`);
+    return EXIT.ok;
+  }
   try {
     return await command.run(rest, io);
   } catch (error) {

@@ -17,6 +17,11 @@ export function formatCount(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
+/** "1 warning", "2 warnings", "1,024 tokens": a count with its noun, singular only for exactly one. */
+export function formatCountOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${formatCount(n)} ${Math.round(n) === 1 ? noun : plural}`;
+}
+
 export function formatPercent(share: number): string {
   return `${Math.round(share * 100)}%`;
 }

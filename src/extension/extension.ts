@@ -9,8 +9,8 @@ import { Calibrations } from './bench/calibrations';
 import { registerBenchmark } from './bench/register';
 import { ComparePanel } from './commands/compare';
 import { showWorkspaceReport } from './commands/report';
-import { registerTargetCommands } from './commands/targets';
-import { promptSelector } from './promptDocuments';
+import { registerTargetCommands, targetPicker, type EffectivePrimary } from './commands/targets';
+import { isPromptDocument, promptSelector } from './promptDocuments';
 import { CheapestLine } from './surfaces/cheapest';
 import { PromptCodeActions, registerFindingCommands } from './surfaces/codeActions';
 import { PromptCodeLensProvider } from './surfaces/codeLens';
@@ -19,7 +19,7 @@ import { PromptDiagnostics } from './surfaces/diagnostics';
 import { EditorSurfaces } from './surfaces/editorSurfaces';
 import { PromptHoverProvider } from './surfaces/hover';
 import { PromptStatusBar } from './surfaces/statusBar';
-import { settingsCache } from './settings';
+import { readSettings, settingsCache } from './settings';
 import { ExtensionTables } from './tables';
 import { RoleFoldingProvider } from './folding';
 import { loadedTokenizers } from '../core/tokenize/registry';
@@ -27,7 +27,9 @@ import { loadedTokenizers } from '../core/tokenize/registry';
 /** What activate() returns: a small API the integration tests read. */
 export interface PromptLensApi {
   statusBarText(): string;
-  /** The status bar summary's tooltip (Markdown source). */
+  /** What Select Target… would show for the active editor. */
+  targetPicker(): Promise<{ placeHolder: string; items: Array<{ label: string; description?: string }> }>;
+  /** The status bar summary's tooltip, as Markdown source. */
   statusBarTooltip(): string;
   targetText(): string;
   analysis(document: vscode.TextDocument): Promise<DocumentAnalysis | undefined>;
@@ -53,6 +55,14 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
   const tables = new ExtensionTables();
   const calibrations = new Calibrations(context.globalState);
   const analyzer = new PromptAnalyzer(tables, calibrations, () => new Worker(join(__dirname, 'analysis.worker.js')));
+  // The target picker marks the primary in effect for the active prompt (its front matter may override it).
+  const activePrimary = async (): Promise<EffectivePrimary | undefined> => {
+    const document = vscode.window.activeTextEditor?.document;
+    const analysis = document && isPromptDocument(document) ? await analyzer.analyze(document) : undefined;
+    const primary = analysis?.targets[0];
+    if (!primary) return undefined;
+    return { id: primary.id, ...(analysis.frontMatterTarget ? { frontMatter: analysis.frontMatterTarget } : {}) };
+  };
   const statusBar = new PromptStatusBar();
   const diagnostics = new PromptDiagnostics();
   const decorations = new PrefixDecorations();
@@ -88,7 +98,7 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
     cheapest,
     new EditorSurfaces(analyzer, statusBar, diagnostics, decorations, codeLens, cheapest),
     ...bench.disposables,
-    ...registerTargetCommands(tables),
+    ...registerTargetCommands(tables, activePrimary),
     ...registerFindingCommands(),
     { dispose: () => providers.dispose() },
     vscode.commands.registerCommand('promptLens.showWorkspaceReport', () =>
@@ -126,6 +136,8 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
     hostVocabularies: () => loadedTokenizers(),
     analysisWorkerRunning: () => analyzer.workerRunning,
     statusBarText: () => statusBar.text,
+    targetPicker: async () =>
+      targetPicker((await tables.get()).tables, readSettings().settings.targets, await activePrimary()),
     statusBarTooltip: () => statusBar.tooltipText,
     targetText: () => statusBar.targetText,
     analysis: (document) => analyzer.analyze(document),

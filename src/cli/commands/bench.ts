@@ -186,7 +186,7 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
   io.out(
     values.json
       ? `${JSON.stringify(verdict ? { ...result, verdict } : result, null, 2)}\n`
-      : formatBenchReport(result, verdict),
+      : formatBenchReport(result, verdict, file),
   );
   const levels = result.modes.flatMap((m) => m.levels);
   const allFailed = levels.every((l) => l.summary.succeeded === 0);

@@ -1,6 +1,7 @@
 import {
   formatUsageCheck,
   shareText,
+  speedupText,
   type BenchResult,
   type MetricSummary,
   type SloVerdict,
@@ -14,9 +15,14 @@ const ms = (d: MetricSummary | null, key: 'p50' | 'p90' | 'p99') => {
 const rate = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
 
 /** The readable summary `prompt-lens bench` prints: one row per cache mode and level. */
-export function formatBenchReport(result: BenchResult, verdict?: SloVerdict): string {
+export function formatBenchReport(result: BenchResult, verdict?: SloVerdict, promptFile?: string): string {
   const e = result.endpoint;
-  const lines = [`Benchmark of ${e.name} (${e.kind}, model ${e.model}) at ${e.baseUrl}`, ''];
+  // An endpoint from --base-url is named "command line": say which prompt was measured, and a name only if given.
+  const endpoint = e.name === 'command line' ? '' : `, endpoint ${e.name}`;
+  const lines = [
+    `Benchmark of ${promptFile ?? 'the prompt'} on model ${e.model} (${e.kind}${endpoint}) at ${e.baseUrl}`,
+    '',
+  ];
   const source = result.source;
   if (source)
     lines.splice(
@@ -108,11 +114,11 @@ export function formatBenchReport(result: BenchResult, verdict?: SloVerdict): st
   if (result.cacheSpeedup?.length) {
     lines.push(
       '',
-      'Prefix-cache speedup (cold ÷ warm median TTFT):',
-      ...result.cacheSpeedup.map(
-        (s) =>
-          `  ${s.label}: ${s.speedup.toFixed(2)}× (${s.coldTtftP50Ms.toFixed(0)} → ${s.warmTtftP50Ms.toFixed(0)} ms)`,
-      ),
+      'Prefix cache (cold vs warm TTFT):',
+      ...result.cacheSpeedup.map((s) => {
+        const text = speedupText(s);
+        return `  ${text.value}: ${text.detail}`;
+      }),
     );
   }
   if (result.partial)

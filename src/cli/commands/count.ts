@@ -12,7 +12,7 @@ import { EXIT, formatBytes, UsageError, type CliIo } from '../io';
 import { loadCliTables } from '../tables';
 import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, oversizedMessage, readPromptFile } from '../promptInput';
 
-export const COUNT_USAGE = `prompt-lens count FILE... [--tokenizer ID | --target ID [--table FILE]...] [--json] ${MAX_FILE_USAGE}`;
+export const COUNT_USAGE = `prompt-lens count FILE... [--tokenizer ID | --target ID [--table FILE]...] [--json | --tsv] ${MAX_FILE_USAGE}`;
 
 interface CountRow extends PromptCount {
   file: string;
@@ -25,6 +25,7 @@ export async function countCommand(args: string[], io: CliIo): Promise<number> {
     args,
     options: {
       json: { type: 'boolean', default: false },
+      tsv: { type: 'boolean', default: false },
       tokenizer: { type: 'string' },
       target: { type: 'string' },
       table: { type: 'string', multiple: true },
@@ -34,6 +35,7 @@ export async function countCommand(args: string[], io: CliIo): Promise<number> {
     strict: true,
   });
   if (positionals.length === 0) throw new UsageError(`no file given; usage: ${COUNT_USAGE}`);
+  if (values.json && values.tsv) throw new UsageError(`--json or --tsv, not both; usage: ${COUNT_USAGE}`);
   if (values.tokenizer !== undefined && values.target !== undefined)
     throw new UsageError(`--tokenizer or --target, not both; usage: ${COUNT_USAGE}`);
   // --target counts as the editor does for that target: its tokenizer, the same count (core/count.ts).
@@ -62,11 +64,9 @@ export async function countCommand(args: string[], io: CliIo): Promise<number> {
     }
   }
 
-  if (values.json) {
-    io.out(`${JSON.stringify(rows, null, 2)}\n`);
-  } else {
-    for (const row of rows) io.out(`${textLine(row)}\n`);
-  }
+  if (values.json) io.out(`${JSON.stringify(rows, null, 2)}\n`);
+  else if (values.tsv) io.out(tsv(rows));
+  else if (rows.length > 0) io.out(table(rows));
   return failed ? EXIT.usage : EXIT.ok;
 }
 
@@ -105,16 +105,52 @@ function tokenizerFlag(value: string): TokenizerId {
   return value;
 }
 
-/** `1,234  ≈1,300 input  o200k_base  file  (3 messages; unfilled: name; 1 error)` */
-function textLine(row: CountRow): string {
-  const mark = row.exact ? '' : '≈';
-  const notes = [
+const HEADER = ['content', 'input', 'tokenizer', 'file', 'notes'];
+
+/** "3 messages; unfilled: name; 1 problem: …" */
+function notesOf(row: CountRow): string {
+  return [
     `${row.messages.length} message${row.messages.length === 1 ? '' : 's'}`,
     ...(row.variables.length > 0 ? [`unfilled: ${listNames(row.variables)}`] : []),
     ...(row.errors.length > 0
       ? [`${row.errors.length} problem${row.errors.length === 1 ? '' : 's'}: ${row.errors[0]?.message ?? ''}`]
       : []),
     ...row.notes,
+  ].join('; ');
+}
+
+/**
+ * An aligned table with a header: content tokens, input tokens (content + chat overhead, what the editor shows),
+ * the tokenizer, the file and notes; "≈" marks an approximate count.
+ */
+function table(rows: readonly CountRow[]): string {
+  const cells = rows.map((row) => {
+    const mark = row.exact ? '' : '≈';
+    return [
+      `${mark}${row.contentTokens.toLocaleString('en-US')}`,
+      `${mark}${row.inputTokens.toLocaleString('en-US')}`,
+      row.tokenizer,
+      row.file,
+      notesOf(row),
+    ];
+  });
+  const widths = HEADER.map((h, c) => Math.max(h.length, ...cells.map((r) => (r[c] as string).length)));
+  const line = (r: string[]) =>
+    r
+      .map((cell, c) => (c < 2 ? cell.padStart(widths[c] as number) : cell.padEnd(widths[c] as number)))
+      .join('  ')
+      .trimEnd();
+  return `${[HEADER, ...cells].map(line).join('\n')}\n`;
+}
+
+/** Tab-separated, a header first, plain integers (for scripts); `exact` is true or false. */
+function tsv(rows: readonly CountRow[]): string {
+  const clean = (text: string) => text.replace(/[\t\r\n]+/g, ' ');
+  const lines = [
+    ['content', 'input', 'exact', 'tokenizer', 'file', 'notes'].join('\t'),
+    ...rows.map((row) =>
+      [row.contentTokens, row.inputTokens, row.exact, row.tokenizer, clean(row.file), clean(notesOf(row))].join('\t'),
+    ),
   ];
-  return `${mark}${row.contentTokens.toLocaleString('en-US')}\t${mark}${row.inputTokens.toLocaleString('en-US')} input\t${row.tokenizer}\t${row.file}\t(${notes.join('; ')})`;
+  return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { promptTokenCounter } from '../../core/count';
-import { formatMs, formatUsd } from '../../core/format';
+import { formatCountOf, formatMs, formatUsd } from '../../core/format';
+import { scenarioLabel, scenarioOf, servingLabel } from '../../core/estimate/scenarios';
 import { parsePrompt } from '../../core/prompt/parse';
 import {
   estimate,
@@ -118,7 +119,11 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
     result.notes.push(
       `token count is approximate: ${targetTokenizerId(target)}'s tokenizer is approximated by ${tokens.tokenizer} (see prompt-lens tokenizers)`,
     );
-  io.out(values.json ? `${JSON.stringify(toJson(result, tokens), null, 2)}\n` : humanReport(result, tokens));
+  io.out(
+    values.json
+      ? `${JSON.stringify({ ...toJson(result, tokens), serving: servingLabel(target) }, null, 2)}\n`
+      : humanReport(result, tokens, servingLabel(target)),
+  );
   // A request that would fail (retired model, prompt over the window) is an error, not a note:
   // "Error:" lines, `errors` in --json, exit 1.
   return result.errors.length > 0 ? EXIT.findings : EXIT.ok;
@@ -198,6 +203,7 @@ function toJson(e: Estimate, tokens: { tokenizer: string; exact: boolean }) {
     cachedTokens: e.cachedTokens,
     outputTokens: e.outputTokens,
     concurrency: e.concurrency,
+    scenario: scenarioLabel(scenarioOf(e)),
     prefillFlops: e.prefillFlops?.total ?? null,
     prefillFlopsSplit: e.prefillFlops ? { linear: e.prefillFlops.linear, attention: e.prefillFlops.attention } : null,
     coldPrefillFlops: e.coldPrefillFlops?.total ?? null,
@@ -233,9 +239,11 @@ function flops(v: number): string {
   return `${(v / scale).toFixed(2)} ${unit}`;
 }
 
-function humanReport(e: Estimate, tokens: { tokenizer: string; exact: boolean }): string {
+function humanReport(e: Estimate, tokens: { tokenizer: string; exact: boolean }, serving?: string): string {
   const lines = [
     `${e.target}: ${num(e.inputTokens)} input tokens (${tokens.tokenizer}${tokens.exact ? '' : ', approximate'}), ${num(e.cachedTokens)} cached, ${num(e.outputTokens)} output, concurrency ${e.concurrency}`,
+    // The scenario and serving stack the figures belong to, as the editor's hover and status bar print them.
+    `Scenario: ${scenarioLabel(scenarioOf(e))}, ${formatCountOf(e.outputTokens, 'output token')}${serving ? ` · serving: ${serving}` : ''}`,
   ];
   if (e.assumptions) {
     const a = e.assumptions;

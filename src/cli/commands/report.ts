@@ -5,6 +5,7 @@ import { buildReport, formatInstructions, formatReport, hasFindingsAtOrAbove } f
 import { parseFindingSettings } from '../../core/findings/settings';
 import { DEFAULT_TARGET_IDS, parseTargetId, resolveTarget, retiredMessage } from '../../core/estimate';
 import { findingTarget } from '../../core/findings/targets';
+import { PROFILES } from '../../core/compare/profiles';
 import { loadCliTables } from '../tables';
 import { flag, intFlag, numberFlag, optionalFlag } from './flags';
 import { FINDING_CODES } from '../../core/findings/types';
@@ -18,7 +19,7 @@ export const REPORT_USAGE =
   'prompt-lens report [DIR] [--target ID] [--table FILE] [--json] [--fail-on warning|error] [--instructions] ' +
   '[--include GLOB]... [--disable CODE]... [--disable-format FORMAT]... [--rag-max-tokens N] [--rag-max-share F] ' +
   '[--rag-share-min-tokens N] [--min-shared-tokens N] [--dynamic-pattern REGEX]... [--dynamic-hints] ' +
-  '[--instructions-max-tokens N] [--instructions-location DIR]... ' +
+  '[--instructions-max-tokens N] [--instructions-location DIR]... [--concurrency C] [--output-tokens M] ' +
   MAX_FILE_USAGE;
 
 const failOn = z.enum(['warning', 'error']);
@@ -48,6 +49,8 @@ export async function reportCommand(args: string[], io: CliIo): Promise<number> 
       instructions: { type: 'boolean', default: false },
       'instructions-max-tokens': { type: 'string' },
       'instructions-location': { type: 'string', multiple: true },
+      concurrency: { type: 'string' },
+      'output-tokens': { type: 'string' },
       ...MAX_FILE_OPTION,
     },
   });
@@ -55,7 +58,13 @@ export async function reportCommand(args: string[], io: CliIo): Promise<number> 
   const resolved = resolveTarget(parseTargetId(values.target), await loadCliTables(values.table ?? [], io));
   const retired = resolved.kind === 'provider' ? retiredMessage(resolved.provider) : undefined;
   if (retired) throw new UsageError(`--target: ${retired}`);
-  const target = findingTarget(resolved);
+  // The editor's default workload (the interactive profile), so the CLI report says what the editor's does.
+  const target = findingTarget(resolved, {
+    concurrency: optionalFlag('concurrency', values.concurrency, intFlag(1, 4096)) ?? PROFILES.interactive.concurrency,
+    outputTokens:
+      optionalFlag('output-tokens', values['output-tokens'], intFlag(1, 1_000_000)) ??
+      PROFILES.interactive.outputTokens,
+  });
   const level = optionalFlag('fail-on', values['fail-on'], failOn);
   const disabled = (values.disable ?? []).flatMap((d) => d.split(','));
   const unknown = disabled.filter((code) => !(FINDING_CODES as readonly string[]).includes(code));

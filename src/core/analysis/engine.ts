@@ -12,6 +12,7 @@ import {
   type Tables,
   type TargetAssumptions,
 } from '../estimate';
+import type { Workload } from '../estimate/scenarios';
 import { PrefixCacheAnalyser, updateInSlices } from '../findings/prefixCache';
 import { buildReport, ragFindings, suppressed, type PromptReport, type ReportFileInput } from '../findings/report';
 import { lineIndex } from '../findings/request';
@@ -42,6 +43,8 @@ export interface EngineConfig {
   instructionLocations?: string[];
   /** An untrusted workspace: its files' `prompt-lens-dynamic` pragmas (regular expressions) are not run. */
   untrusted?: boolean;
+  /** The workload (settings' profile) findings and the report assume: the hover's, so their figures agree. */
+  workload: Workload;
 }
 
 /** How every file of the editor is parsed: the same options for counts, findings, scans and the report. */
@@ -292,7 +295,7 @@ export class AnalysisEngine {
   /** The workspace report on the primary target. */
   report(inputs: readonly ReportFileInput[]): PromptReport {
     const config = this.configured();
-    const target = findingTarget(config.targets[0]!);
+    const target = findingTarget(config.targets[0]!, config.workload);
     return buildReport(
       inputs,
       {
@@ -336,7 +339,7 @@ export class AnalysisEngine {
   private workspace(config: EngineConfig, primary: ResolvedTarget): Workspace {
     let workspace = this.workspaces.get(primary.id);
     if (!workspace) {
-      const target = findingTarget(primary);
+      const target = findingTarget(primary, config.workload);
       workspace = {
         target,
         analyser: new PrefixCacheAnalyser({

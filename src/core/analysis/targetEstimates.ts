@@ -4,7 +4,6 @@ import { formatMs } from '../format';
 import type { WorkloadProfile } from '../compare';
 import type { PromptCount } from '../count';
 import {
-  estimate,
   retiredMessage,
   targetErrors,
   targetLabel,
@@ -13,6 +12,15 @@ import {
   type Estimate,
   type ResolvedTarget,
 } from '../estimate';
+import {
+  coldScenario,
+  isScenario,
+  scenarioFigures,
+  servingLabel,
+  warmScenario,
+  type Figures,
+  type NoWarm,
+} from '../estimate/scenarios';
 
 /** The SLO part of a workload profile; a null limit means the workload has none. */
 export type Slo = Pick<WorkloadProfile, 'ttftMs' | 'tpotMs' | 'concurrency' | 'outputTokens'> & { name?: string };
@@ -21,13 +29,17 @@ export interface TargetEstimate {
   id: string;
   label: string;
   kind: ResolvedTarget['kind'];
+  /** The serving stack and measurement scope assumed (servingLabel). */
+  serving: string;
   /** Input tokens with this target's tokenizer (content + chat overhead). */
   inputTokens: number;
   exact: boolean;
-  cold: Estimate;
-  /** With the cacheable prefix served from the cache; absent when nothing is cacheable. */
-  warm?: Estimate;
-  cachedTokens: number;
+  /** Cold at the workload's concurrency: nothing cached, what a first-time user waits. */
+  cold: Figures;
+  /** The static prefix served from the cache, at the same concurrency; absent when nothing is cacheable. */
+  warm?: Figures;
+  /** Why there is no warm figure (no static prefix, no prompt caching, below the cache minimum). */
+  noWarm?: string;
   /** Which phase dominates end-to-end latency, and what bounds prefill. */
   phase: string;
   /** Date of the calibrated profile in use, if any. */
@@ -45,8 +57,10 @@ export interface TargetEstimate {
 export interface TargetEstimateInput {
   target: ResolvedTarget;
   count: PromptCount;
-  /** Prefix tokens a cache can serve (shared prefix or the static system prompt). */
-  cacheableTokens: number;
+  /** Tokens of the static prefix (up to the first dynamic element, never retrieved context); 0: none. */
+  prefixTokens: number;
+  /** Why there is no static prefix, when there is none. */
+  noPrefix?: string;
   slo: Slo;
   calibration?: CalibrationProfile;
   /** Which cache TTL writes ask for (promptLens.cache.ttl); default 5m. */
@@ -58,41 +72,37 @@ export interface TargetEstimateInput {
 export function estimateTarget({
   target,
   count,
-  cacheableTokens,
+  prefixTokens,
+  noPrefix,
   slo,
   calibration,
   cacheTtl,
   at,
 }: TargetEstimateInput): TargetEstimate {
-  const request = {
-    inputTokens: count.inputTokens,
-    outputTokens: slo.outputTokens,
-    concurrency: slo.concurrency,
+  const options = {
     ...(calibration ? { calibration } : {}),
     ...(cacheTtl ? { cacheTtl } : {}),
     at: at ?? new Date(),
   };
-  const cold = estimate(target, request);
-  const cachedTokens = Math.min(cacheableTokens, Math.max(0, count.inputTokens - 1));
-  const warmEstimate = cachedTokens > 0 ? estimate(target, { ...request, cachedTokens }) : undefined;
-  // A provider whose minimum the prefix misses computes it cold: no warm line then.
-  const warm = warmEstimate && warmEstimate.ttftMs.p50 < cold.ttftMs.p50 ? warmEstimate : undefined;
+  const cold = scenarioFigures(target, coldScenario(slo, count.inputTokens), options);
+  const cut = warmScenario(target, slo, count.inputTokens, prefixTokens);
+  const warm = isScenario(cut) ? scenarioFigures(target, cut, options) : undefined;
   const errors = targetErrors(target, count.inputTokens, targetLabel(target));
   const retired = target.kind === 'provider' ? retiredMessage(target.provider) : undefined;
   return {
     id: target.id,
     label: targetLabel(target),
     kind: target.kind,
+    serving: servingLabel(target),
     inputTokens: count.inputTokens,
     exact: count.exact,
     cold,
-    ...(warm ? { warm } : {}),
-    cachedTokens: warm ? cachedTokens : 0,
-    phase: phaseOf(cold),
+    ...(warm ? { warm } : { noWarm: prefixTokens <= 0 && noPrefix ? noPrefix : (cut as NoWarm).reason }),
+    phase: phaseOf(cold.estimate),
     ...(calibration ? { calibratedOn: calibration.date } : {}),
     ...advice(cold, warm, slo),
     errors,
-    pricing: cold.providerCost?.basis ?? [],
+    pricing: cold.estimate.providerCost?.basis ?? [],
     ...(retired ? { retired } : {}),
   };
 }
@@ -105,11 +115,11 @@ function phaseOf(e: Estimate): string {
   return `prefill dominates${e.bound ? ` (${e.bound}-bound)` : ''}`;
 }
 
-function advice(cold: Estimate, warm: Estimate | undefined, slo: Slo): { advice?: string } {
-  const ttftP99 = cold.concurrencyTtftMs.p99;
+function advice(cold: Figures, warm: Figures | undefined, slo: Slo): { advice?: string } {
+  const ttftP99 = cold.ttftP99Ms;
   if (slo.ttftMs !== null && ttftP99 > slo.ttftMs) {
     const atC = slo.concurrency > 1 ? ` at concurrency ${slo.concurrency}` : '';
-    const cache = warm && warm.concurrencyTtftMs.p99 <= slo.ttftMs ? ' — a warm prefix cache meets it' : '';
+    const cache = warm && warm.ttftP99Ms <= slo.ttftMs ? ' — a warm prefix cache meets it' : '';
     return {
       advice:
         `TTFT p99 ≈ ${formatMs(ttftP99)} is over the ${formatMs(slo.ttftMs)} ${slo.name ?? ''} SLO${atC}${cache}`.replace(
@@ -122,6 +132,6 @@ function advice(cold: Estimate, warm: Estimate | undefined, slo: Slo): { advice?
     return {
       advice: `TPOT ≈ ${formatMs(cold.tpotMs.p50)} is over the ${formatMs(slo.tpotMs)} SLO: decode is bandwidth-bound, more GPUs or a faster HBM helps`,
     };
-  const fitNote = cold.notes.find((n) => n.includes('do not fit') || n.includes('KV cache'));
+  const fitNote = cold.estimate.notes.find((n) => n.includes('do not fit') || n.includes('KV cache'));
   return fitNote ? { advice: fitNote } : {};
 }

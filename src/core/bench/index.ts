@@ -23,6 +23,7 @@ export {
   percentile,
   shareText,
   sloVerdict,
+  speedupText,
   summarizeLevel,
   type SloVerdict,
 } from './stats';

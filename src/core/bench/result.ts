@@ -140,6 +140,13 @@ export interface CacheSpeedup {
   warmTtftP50Ms: number;
   /** cold / warm median TTFT: how much faster a prefix-cache hit makes the first token. */
   speedup: number;
+  /** 95 % interval of cold − warm TTFT over the requests (absent without per-request data). */
+  ttftShiftMs?: { estimate: number; low: number; high: number; confidence: number };
+  /**
+   * `faster`/`slower` when the interval excludes 0, else `no measurable difference` (the run's own noise); without
+   * an interval, from the medians alone.
+   */
+  verdict?: 'faster' | 'slower' | 'no measurable difference';
 }
 
 /**

@@ -93,7 +93,16 @@ export const benchResultSchema = z
     partialReason: z.enum(['cancelled', 'time-limit']).optional(),
     modes: z.array(z.object({ cache: z.enum(['cold', 'warm']), levels: z.array(level) })),
     cacheSpeedup: z
-      .array(z.object({ label: z.string(), coldTtftP50Ms: num, warmTtftP50Ms: num, speedup: num }))
+      .array(
+        z.object({
+          label: z.string(),
+          coldTtftP50Ms: num,
+          warmTtftP50Ms: num,
+          speedup: num,
+          ttftShiftMs: z.object({ estimate: num, low: num, high: num, confidence: num }).optional(),
+          verdict: z.enum(['faster', 'slower', 'no measurable difference']).optional(),
+        }),
+      )
       .optional(),
     prediction: z.object({ ttftMs: num.optional(), tpotMs: num.optional() }).optional(),
     usage: z.unknown().optional(),

@@ -5,7 +5,7 @@ import { measureRequest, timerMs, type FetchLike, type StreamRequest } from './c
 import type { EndpointConfig } from './endpoints';
 import { WIRE_FORMATS } from './kinds';
 import type { BenchResult, CacheMode, CacheSpeedup, LevelResult, ModeResult, RequestRecord, Slo } from './result';
-import { DEFAULT_SLO, levelPredictionError, summarizeLevel } from './stats';
+import { DEFAULT_SLO, levelPredictionError, shiftInterval, summarizeLevel } from './stats';
 
 export const DEFAULT_CONCURRENCY = [1, 4, 16];
 
@@ -252,9 +252,33 @@ export function cacheSpeedup(modes: ModeResult[]): CacheSpeedup[] {
   if (!cold || !warm) return [];
   return cold.levels.flatMap((c) => {
     const coldTtft = c.summary.ttftMs?.p50;
-    const warmTtft = warm.levels.find((w) => w.label === c.label)?.summary.ttftMs?.p50;
-    if (coldTtft === undefined || warmTtft === undefined || warmTtft <= 0) return [];
-    return [{ label: c.label, coldTtftP50Ms: coldTtft, warmTtftP50Ms: warmTtft, speedup: coldTtft / warmTtft }];
+    const warmTtft = warm.levels.find((l) => l.label === c.label)?.summary.ttftMs?.p50;
+    const w = warm.levels.find((l) => l.label === c.label);
+    if (coldTtft === undefined || warmTtft === undefined || warmTtft <= 0 || !w) return [];
+    const ttfts = (level: LevelResult) =>
+      level.requests.flatMap((r) => (r.ok && r.ttftMs !== undefined ? [r.ttftMs] : []));
+    const shift = shiftInterval(ttfts(c), ttfts(w));
+    const verdict = shift
+      ? shift.low > 0
+        ? 'faster'
+        : shift.high < 0
+          ? 'slower'
+          : 'no measurable difference'
+      : coldTtft > warmTtft
+        ? 'faster'
+        : coldTtft < warmTtft
+          ? 'slower'
+          : 'no measurable difference';
+    return [
+      {
+        label: c.label,
+        coldTtftP50Ms: coldTtft,
+        warmTtftP50Ms: warmTtft,
+        speedup: coldTtft / warmTtft,
+        ...(shift ? { ttftShiftMs: shift } : {}),
+        verdict,
+      },
+    ];
   });
 }
 

@@ -17,7 +17,7 @@ export {
   replicaTokensPerSecond,
   type PrefillWork,
   type ReplicaTime,
-} from './selfHostedCost';
+} from '../estimate/selfHostedCost';
 export { evaluateTarget, failingMetrics, type CompareRow, type SloMetric } from './rows';
 export { NOTE } from './notes';
 export { sortRows, cheapestMeeting, rankCost, type RankBy } from './rank';

@@ -1,6 +1,5 @@
 import {
   contextWindowOf,
-  estimate,
   retiredMessage,
   targetTokenizerId,
   type CacheTtl,
@@ -8,10 +7,11 @@ import {
   type Estimate,
   type ResolvedTarget,
 } from '../estimate';
+import { coldScenario, isScenario, scenarioFigures, servingLabel, warmScenario } from '../estimate/scenarios';
 import type { PromptTokens } from '../count';
 import { rowNotes } from './notes';
 import type { CompareRow, SloMetric, WorkloadProfile } from './types';
-import { replicaTimePerCall, replicaTokensPerSecond, selfHostedCallUsd } from './selfHostedCost';
+import { replicaTimePerCall, replicaTokensPerSecond } from '../estimate/selfHostedCost';
 
 export type { CompareRow, SloMetric } from './types';
 
@@ -61,29 +61,35 @@ export function evaluateTarget(target: ResolvedTarget, ctx: RowContext): { row?:
       skipped: `${target.id}: ${tokens.tokens.toLocaleString('en-US')} input + ${profile.outputTokens} output tokens exceed the ${window.toLocaleString('en-US')}-token context window`,
     };
   }
-  const cachedTokens = Math.min(ctx.cachedTokens, tokens.tokens);
   const calibration = ctx.calibrationFor?.(target.id);
-  const request = {
-    inputTokens: tokens.tokens,
-    outputTokens: profile.outputTokens,
-    concurrency: profile.concurrency,
+  const options = {
     ...(calibration ? { calibration } : {}),
     ...(ctx.cacheTtl ? { cacheTtl: ctx.cacheTtl } : {}),
     ...(ctx.at ? { at: ctx.at } : {}),
   };
-  const cold = estimate(target, { ...request, cachedTokens: 0 });
-  const warm = cachedTokens > 0 ? estimate(target, { ...request, cachedTokens }) : cold;
+  // The same scenarios, and the same function, as the editor's hover and status bar.
+  const coldFigures = scenarioFigures(target, coldScenario(profile, tokens.tokens), options);
+  const warmCut = warmScenario(target, profile, tokens.tokens, ctx.cachedTokens);
+  const warmFigures = isScenario(warmCut) ? scenarioFigures(target, warmCut, options) : undefined;
+  const cold = coldFigures.estimate;
+  const warm = (warmFigures ?? coldFigures).estimate;
+  const cachedTokens = warmFigures?.scenario.cachedTokens ?? 0;
 
   const failing = failingMetrics(profile, warm.concurrencyTtftMs.p99, warm.tpotMs.p50);
   const coldFailing = failingMetrics(profile, cold.concurrencyTtftMs.p99, cold.tpotMs.p50);
+  const replica =
+    target.kind === 'self-hosted'
+      ? replicaTimePerCall(
+          warm.prefill ?? { computeMs: 0, memoryMs: 0, commMs: 0 },
+          warm.tpotMs.p50,
+          warm.outputTokens,
+          warm.concurrency,
+        )
+      : undefined;
   const price = target.kind === 'self-hosted' ? target.hardware.usdPerHour : undefined;
-  const cost =
-    target.kind === 'provider'
-      ? { per1kUsd: warm.providerCost?.per1kCallsUsd ?? 0, tokensPerSecond: undefined }
-      : price
-        ? selfHostedCost(target.gpus, price.value, cold, warm, cachedTokens > 0)
-        : undefined;
-  if (!cost) return { skipped: `${target.id}: no $/GPU-hour (usdPerHour) on hardware row: latency only, not ranked` };
+  const per1kUsd = (warmFigures ?? coldFigures).costPer1kCallsUsd;
+  if (per1kUsd === null)
+    return { skipped: `${target.id}: no $/GPU-hour (usdPerHour) on hardware row: latency only, not ranked` };
   const row: CompareRow = {
     target: target.id,
     kind: target.kind,
@@ -99,9 +105,11 @@ export function evaluateTarget(target: ResolvedTarget, ctx: RowContext): { row?:
           },
         }
       : {}),
+    serving: servingLabel(target),
     inputTokens: tokens.tokens,
     tokensExact: tokens.exact,
     cachedTokens,
+    ...(ctx.cachedTokens > 0 && !isScenario(warmCut) ? { noWarm: warmCut.reason } : {}),
     ttftMs: { p50: warm.concurrencyTtftMs.p50, p99: warm.concurrencyTtftMs.p99 },
     coldTtftMs: { p50: cold.concurrencyTtftMs.p50, p99: cold.concurrencyTtftMs.p99 },
     tpotMs: warm.tpotMs.p50,
@@ -110,9 +118,11 @@ export function evaluateTarget(target: ResolvedTarget, ctx: RowContext): { row?:
     failing,
     verdict: verdictText(profile, failing, warm.concurrencyTtftMs.p99, warm.tpotMs.p50),
     coldMeetsSlo: coldFailing.length === 0,
-    costPer1kCallsUsd: cost.per1kUsd,
-    costPerMOutputUsd: (cost.per1kUsd / (1000 * profile.outputTokens)) * 1e6,
-    throughputTokPerS: cost.tokensPerSecond ?? (profile.concurrency * profile.outputTokens * 1000) / warm.e2eMs.p50,
+    costPer1kCallsUsd: per1kUsd,
+    costPerMOutputUsd: (per1kUsd / (1000 * profile.outputTokens)) * 1e6,
+    throughputTokPerS: replica
+      ? replicaTokensPerSecond(replica, warm.outputTokens)
+      : (profile.concurrency * profile.outputTokens * 1000) / warm.e2eMs.p50,
     prefillBound: warm.bound,
     decodeBound: target.kind === 'self-hosted' && !warm.calibrated ? (warm.decode?.bound ?? null) : null,
     calibrated: warm.calibrated,
@@ -126,8 +136,12 @@ export function evaluateTarget(target: ResolvedTarget, ctx: RowContext): { row?:
   // One request in flight tells whether concurrency, not the target itself, breaks the SLO.
   const singleRequestMeets =
     target.kind === 'self-hosted' && failing.length > 0 && profile.concurrency > 1
-      ? failingMetrics(profile, ...singleRequest(estimate(target, { ...request, concurrency: 1, cachedTokens })))
-          .length === 0
+      ? failingMetrics(
+          profile,
+          ...singleRequest(
+            scenarioFigures(target, { ...(warmFigures ?? coldFigures).scenario, concurrency: 1 }, options).estimate,
+          ),
+        ).length === 0
       : undefined;
   row.notes.push(
     ...rowNotes(row, profile, {
@@ -140,29 +154,4 @@ export function evaluateTarget(target: ResolvedTarget, ctx: RowContext): { row?:
 
 function singleRequest(e: Estimate): [number, number] {
   return [e.concurrencyTtftMs.p99, e.tpotMs.p50];
-}
-
-/** Self-hosted: like providers, with a cached prefix one cold call then 999 warm ones. */
-function selfHostedCost(
-  gpus: number,
-  usdPerGpuHour: number,
-  cold: Estimate,
-  warm: Estimate,
-  cached: boolean,
-): { per1kUsd: number; tokensPerSecond?: number } {
-  const time = (e: Estimate) =>
-    replicaTimePerCall(
-      e.prefill ?? { computeMs: 0, memoryMs: 0, commMs: 0 },
-      e.tpotMs.p50,
-      e.outputTokens,
-      e.concurrency,
-    );
-  const coldTime = time(cold);
-  const warmTime = time(warm);
-  const coldUsd = selfHostedCallUsd(coldTime.totalMs, gpus, usdPerGpuHour);
-  const warmUsd = selfHostedCallUsd(warmTime.totalMs, gpus, usdPerGpuHour);
-  return {
-    per1kUsd: cached ? coldUsd + 999 * warmUsd : 1000 * coldUsd,
-    tokensPerSecond: replicaTokensPerSecond(warmTime, warm.outputTokens),
-  };
 }

@@ -31,9 +31,14 @@ export interface CompareRow {
     usdPerGpuHour: number;
     priceSource: string;
   };
+  /** The serving stack and measurement scope the latency assumes ("OpenAI API · client side"). */
+  serving: string;
   inputTokens: number;
   tokensExact: boolean;
+  /** Prefix tokens the warm figures take from the cache, under this target's cache rule; 0: cold only. */
   cachedTokens: number;
+  /** Why a given cached prefix is not cached on this target (no prompt caching, below its minimum). */
+  noWarm?: string;
   /** At the profile's concurrency; warm when a cached prefix was given. */
   ttftMs: { p50: number; p99: number };
   coldTtftMs: { p50: number; p99: number };

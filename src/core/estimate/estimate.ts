@@ -13,6 +13,7 @@ import {
 } from './selfHosted';
 import { targetErrors } from './problems';
 import { assumptionLabel, type Parallelism, type ResolvedTarget, type SelfHostedTarget } from './targets';
+import { replicaTimePerCall, selfHostedCallUsd } from './selfHostedCost';
 
 export const DEFAULT_OUTPUT_TOKENS = 256;
 /** Scatter assumed around a calibrated (measured) profile. */
@@ -170,8 +171,17 @@ function selfHostedEstimate(
   }
   const e2eMs = addRanges(ttftMs, tpotMs, outputTokens);
   const price = t.hardware.usdPerHour;
-  // GPU time is shared by the C requests decoding together.
-  const perCallUsd = price ? (t.gpus * price.value * (e2eMs.p50 / 3_600_000)) / concurrency : null;
+  // A call is charged the replica time it accounts for at batch C (selfHostedCost.ts, as Compare does); with a
+  // cached prefix, 1,000 calls are one cold call that fills the cache and 999 warm ones, as for providers.
+  const callUsd = (p: PrefillTime, usd: number) =>
+    selfHostedCallUsd(replicaTimePerCall(p, tpotMs.p50, outputTokens, concurrency).totalMs, t.gpus, usd);
+  const perCallUsd = price ? callUsd(warm, price.value) : null;
+  const per1kCallsUsd =
+    price && perCallUsd !== null
+      ? cachedTokens > 0
+        ? callUsd(cold, price.value) + 999 * perCallUsd
+        : 1000 * perCallUsd
+      : null;
   if (!price) notes.push(`hardware '${t.hardware.id}' has no $/hour (usdPerHour): latency only, no cost`);
   return {
     ...base,
@@ -195,14 +205,14 @@ function selfHostedEstimate(
     tpotMs,
     e2eMs,
     costUsd: perCallUsd,
-    costPer1kCallsUsd: perCallUsd === null ? null : perCallUsd * 1000,
-    ...(price && perCallUsd !== null
+    costPer1kCallsUsd: per1kCallsUsd,
+    ...(price && perCallUsd !== null && per1kCallsUsd !== null
       ? {
           selfHostedCost: {
             perCallUsd,
-            per1kCallsUsd: perCallUsd * 1000,
+            per1kCallsUsd,
             usdPerGpuHour: price.value,
-            basis: `${t.gpus} GPU(s) × $${price.value}/GPU-hour (${price.source}, ${price.date}) × end-to-end time ÷ ${concurrency} concurrent request(s)`,
+            basis: `${t.gpus} GPU${t.gpus === 1 ? '' : 's'} × $${price.value}/GPU-hour (${price.source}, ${price.date}) × the replica time one call takes at batch ${concurrency} (its share of the prefill wave plus output tokens × TPOT ÷ ${concurrency})`,
           },
         }
       : {}),

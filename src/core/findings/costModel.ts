@@ -1,38 +1,33 @@
+import type { CacheRule } from '../estimate/cacheRule';
+
+export { cacheableTokens, type CacheRule } from '../estimate/cacheRule';
+
 /**
  * What findings need from the estimation engine, injected so findings can be computed and tested
  * without it: `findingTarget()` (targets.ts) adapts the engine; `linearCostModel` is a simple,
  * hand-checkable model for tests.
  */
-export interface CacheRule {
-  /** Fewest prefix tokens that are cached at all (OpenAI 1,024; a vLLM block: 16). */
-  minTokens: number;
-  /** Cached prefixes are whole multiples of this (OpenAI 128; vLLM/SGLang block size). */
-  granularity: number;
-}
-
 export interface FindingCostModel {
   /** Shown in messages, e.g. "llama-3.1-70b · 4×h100-sxm". */
   label: string;
+  /** The serving stack and measurement scope the figures assume (servingLabel). */
+  serving: string;
+  /**
+   * The workload the figures assume, said in messages next to them ("8 concurrent requests, 256 output tokens");
+   * each message says cold or warm itself.
+   */
+  scenario: string;
   contextWindow?: number;
-  cacheRule: CacheRule;
+  /** Undefined: the target has no prefix cache. */
+  cacheRule: CacheRule | undefined;
   ttftMs(inputTokens: number, cachedTokens: number): number;
   /** null when the target has no price (self-hosted hardware used for latency only). */
   costUsd(inputTokens: number, cachedTokens: number): number | null;
 }
 
-/**
- * Tokens of a shared prefix that a cache can serve: nothing below the minimum, then whole
- * granules. At least one token of the request must still be computed, so a prompt that is
- * entirely shared caches one token less (vLLM and SGLang behave this way).
- */
-export function cacheableTokens(sharedTokens: number, promptTokens: number, rule: CacheRule): number {
-  const usable = Math.min(sharedTokens, promptTokens - 1);
-  if (usable < rule.minTokens) return 0;
-  return Math.floor(usable / rule.granularity) * rule.granularity;
-}
-
 export interface LinearCostParams {
   label: string;
+  scenario?: string;
   contextWindow?: number;
   cacheRule: CacheRule;
   /** Fixed part of TTFT (scheduling, network). */
@@ -49,6 +44,8 @@ export interface LinearCostParams {
 export function linearCostModel(p: LinearCostParams): FindingCostModel {
   return {
     label: p.label,
+    serving: 'linear test model',
+    scenario: p.scenario ?? '1 request at a time, 0 output tokens',
     ...(p.contextWindow === undefined ? {} : { contextWindow: p.contextWindow }),
     cacheRule: p.cacheRule,
     ttftMs: (input, cached) => p.baseMs + (input - cached) * p.msPerToken + cached * p.msPerCachedToken,

@@ -116,6 +116,7 @@ interface RankedMessage {
   rank: number;
 }
 
+/** Where the part of a request that is the same on every call ends. */
 const TAIL_TOKENS = 32;
 /**
  * Dynamic parts of a file considered as cache breakers, in request order: advice to move the 257th
@@ -149,7 +150,8 @@ export class PrefixCacheAnalyser {
 
   /** Shared prefixes below this are not reported: the larger of the cache rule's minimum and the setting. */
   get threshold(): number {
-    return Math.max(this.options.costModel.cacheRule.minTokens, this.options.settings.minSharedTokens);
+    const rule = this.options.costModel.cacheRule;
+    return rule ? Math.max(rule.minTokens, this.options.settings.minSharedTokens) : Infinity;
   }
 
   update(file: string, text: string, parsed: ParsedPrompt): void {
@@ -313,7 +315,7 @@ export class PrefixCacheAnalyser {
         severity: 'information',
         message:
           `Prefix cache: the first ${formatCount(me.sharedTokens)} tokens are shared with ${others.length === 1 ? '1 other file' : `${others.length} other files`} ` +
-          `(${formatCount(me.cacheableTokens)} cacheable on ${model.label}); warm TTFT ${formatMs(me.warmTtftMs)} vs cold ${formatMs(me.coldTtftMs)}, ` +
+          `(${formatCount(me.cacheableTokens)} cacheable on ${model.label}); warm TTFT ${formatMs(me.warmTtftMs)} vs cold ${formatMs(me.coldTtftMs)} (${model.scenario}), ` +
           `saves ${formatUsd(me.savedUsdPer1kCalls)} per 1,000 calls; the shared prefix ends here`,
         file,
         range: { start: me.prefixEnd, end: me.prefixEnd },
@@ -364,10 +366,10 @@ export class PrefixCacheAnalyser {
         message: b.hint
           ? `Looks like a value you may template later: ${b.kind} ${quote(b.text)} is static text now (cacheable), but if it changed per request, ` +
             `it would come before ${formatCount(b.staticTokensAfter)} static tokens; keep such values after them ` +
-            `(${formatCount(b.cacheableIfMoved)} tokens cacheable instead of ${formatCount(b.cacheableNow)}, warm TTFT ≈${formatMs(saved)} faster on ${model.label})`
+            `(${formatCount(b.cacheableIfMoved)} tokens cacheable instead of ${formatCount(b.cacheableNow)}, warm TTFT ≈${formatMs(saved)} faster on ${model.label}, ${model.scenario})`
           : `Cache breaker: ${b.kind} ${quote(b.text)} changes per request and comes before ${formatCount(b.staticTokensAfter)} static tokens; moving it ` +
             `${before}after them would make ` +
-            `${formatCount(b.cacheableIfMoved)} tokens cacheable instead of ${formatCount(b.cacheableNow)} (warm TTFT ≈${formatMs(saved)} faster on ${model.label})`,
+            `${formatCount(b.cacheableIfMoved)} tokens cacheable instead of ${formatCount(b.cacheableNow)} (warm TTFT ≈${formatMs(saved)} faster on ${model.label}, ${model.scenario})`,
         file,
         range: b.range,
         data: {

@@ -209,7 +209,7 @@ export function analyseRag(input: RagInput): RagResult {
     findings.push({
       code: 'rag-budget',
       severity: 'warning',
-      message: `Retrieved context: ${formatCount(r.tokens)} tokens (${formatPercent(r.share)} of the prompt) adds ≈${formatMs(r.addedTtftMs)} TTFT and ${formatUsd(r.addedCostUsd)}/call on ${model.label}; budget ${budget}`,
+      message: `Retrieved context: ${formatCount(r.tokens)} tokens (${formatPercent(r.share)} of the prompt) adds ≈${formatMs(r.addedTtftMs)} to the cold TTFT and ${formatUsd(r.addedCostUsd)}/call on ${model.label} (${model.scenario}); budget ${budget}`,
       file,
       range: r.range,
       data: {

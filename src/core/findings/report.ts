@@ -3,7 +3,7 @@ import { parsePrompt } from '../prompt/parse';
 import type { ParsedPrompt, ParseOptions, SourceRange } from '../prompt/types';
 import type { Tokenizer } from '../tokenize/types';
 import type { CacheRule, FindingCostModel } from './costModel';
-import { formatCount, formatMs, formatUsd } from '../format';
+import { formatCount, formatCountOf, formatMs, formatUsd } from '../format';
 import {
   describeInstructionsBudget,
   instructionsBudget,
@@ -77,7 +77,17 @@ export interface ReportFinding extends Omit<Finding, 'range' | 'relatedFiles'> {
 /** The `--json` document; its shape is documented in docs/findings.md and only grows. */
 export interface PromptReport {
   schemaVersion: 1;
-  target: { label: string; tokenizer: string; contextWindow: number | null; cacheRule: CacheRule };
+  target: {
+    label: string;
+    /** The serving stack and measurement scope assumed. */
+    serving: string;
+    /** The workload every figure assumes ("8 concurrent requests, 256 output tokens"); TTFT and cost are cold. */
+    scenario: string;
+    tokenizer: string;
+    contextWindow: number | null;
+    /** null: the target has no prefix cache. */
+    cacheRule: CacheRule | null;
+  };
   files: ReportFile[];
   cacheGroups: ReportGroup[];
   findings: ReportFinding[];
@@ -204,9 +214,11 @@ export function buildReport(
     schemaVersion: 1,
     target: {
       label: model.label,
+      serving: model.serving,
+      scenario: model.scenario,
       tokenizer: tokenizer.id,
       contextWindow: model.contextWindow ?? null,
-      cacheRule: model.cacheRule,
+      cacheRule: model.cacheRule ?? null,
     },
     files,
     cacheGroups: analyser.groups().map((g) => ({
@@ -251,7 +263,12 @@ export function formatReport(report: PromptReport): string {
         .join('  ')
         .trimEnd(),
     );
-  lines.push('', `Target: ${report.target.label} · tokenizer ${report.target.tokenizer}`);
+  const { target } = report;
+  lines.push(
+    '',
+    `Target: ${target.label} (${target.serving}) · tokenizer ${target.tokenizer} · ${cacheRuleText(target.cacheRule)}`,
+    `TTFT and $/call: cold (nothing cached), ${target.scenario}`,
+  );
 
   lines.push('', report.cacheGroups.length === 0 ? 'Cache groups: none' : 'Cache groups:');
   report.cacheGroups.forEach((g, i) => {
@@ -279,7 +296,7 @@ export function formatReport(report: PromptReport): string {
       `  ${f.severity.padEnd(11)} ${f.file}:${f.range.startPosition.line}:${f.range.startPosition.column}  ${f.code}  ${f.message}`,
     );
   const s = report.summary;
-  lines.push('', `${s.files} files · ${s.error} errors · ${s.warning} warnings · ${s.information} information`, '');
+  lines.push('', summarySentence(s), '');
   return lines.join('\n');
 }
 
@@ -314,4 +331,21 @@ export function activationLabel(a: InstructionsBudget['conditional'][number]['ac
     case 'agent':
       return 'while this agent is selected';
   }
+}
+
+/** "cache: ≥ 1,024 tokens in steps of 128" — or "no prefix caching" for a target without one. */
+export function cacheRuleText(rule: CacheRule | null): string {
+  return rule
+    ? `cache: ≥ ${formatCountOf(rule.minTokens, 'token')} in steps of ${formatCount(rule.granularity)}`
+    : 'no prefix caching';
+}
+
+/** "3 prompt files · 0 errors · 1 warning · 2 information". */
+export function summarySentence(s: PromptReport['summary']): string {
+  return [
+    formatCountOf(s.files, 'prompt file'),
+    formatCountOf(s.error, 'error'),
+    formatCountOf(s.warning, 'warning'),
+    `${formatCount(s.information)} information`,
+  ].join(' · ');
 }

@@ -2,7 +2,7 @@ import { formatMs, formatUsd } from '../format';
 import { markdownText } from '../markdown';
 import { MAX_MATCHED_PATH } from '../promptFiles';
 import { describeInstructionsBudget } from './instructions';
-import { activationLabel, type PromptReport } from './report';
+import { activationLabel, cacheRuleText, summarySentence, type PromptReport } from './report';
 
 /**
  * The workspace report as Markdown (for VS Code's Markdown preview). `link(file, line)` makes each
@@ -14,7 +14,9 @@ export function reportMarkdown(report: PromptReport, link: (file: string, line: 
   const lines = [
     '# Prompt Latency Lens — workspace report',
     '',
-    `Target **${cell(target.label)}** (tokenizer \`${target.tokenizer}\`, cache: ≥ ${target.cacheRule.minTokens.toLocaleString('en-US')} tokens in steps of ${target.cacheRule.granularity}). ${summary.files} prompt files · ${summary.error} errors · ${summary.warning} warnings · ${summary.information} information.`,
+    `Target **${cell(target.label)}** (${cell(target.serving)}; tokenizer \`${target.tokenizer}\`, ${cacheRuleText(target.cacheRule)}). ${summarySentence(summary)}.`,
+    '',
+    `_TTFT and $/call are cold (nothing cached) at ${cell(target.scenario)}: the figures the editor's hover shows._`,
     '',
     '## Prompts',
     '',

@@ -1,6 +1,15 @@
-import { estimate, targetLabel, targetTokenizer, type Estimate, type ResolvedTarget } from '../estimate';
+import { targetLabel, targetTokenizer, type ResolvedTarget } from '../estimate';
+import { cacheRuleOf, DEFAULT_BLOCK_TOKENS } from '../estimate/cacheRule';
+import {
+  coldScenario,
+  scenarioFigures,
+  servingLabel,
+  workloadLabel,
+  type Figures,
+  type Workload,
+} from '../estimate/scenarios';
 import type { TokenizerId } from '../tokenize/types';
-import type { CacheRule, FindingCostModel } from './costModel';
+import type { FindingCostModel } from './costModel';
 
 export interface FindingTarget {
   model: FindingCostModel;
@@ -10,46 +19,37 @@ export interface FindingTarget {
 /** Estimates kept per finding target; an editor session's edits keep adding new prompt lengths. */
 const MEMO_LIMIT = 10_000;
 
-/** vLLM's default KV block size: a self-hosted prefix cache reuses whole 16-token blocks. */
-export const DEFAULT_BLOCK_TOKENS = 16;
-
-/** A provider without prompt caching caches nothing, whatever is shared. */
-const NO_CACHE: CacheRule = { minTokens: Number.MAX_SAFE_INTEGER, granularity: 1 };
-
-export function cacheRuleOf(target: ResolvedTarget, blockTokens = DEFAULT_BLOCK_TOKENS): CacheRule {
-  if (target.kind === 'self-hosted') return { minTokens: blockTokens, granularity: blockTokens };
-  const { caching } = target.provider;
-  return caching.mode === 'none'
-    ? NO_CACHE
-    : { minTokens: Math.max(1, caching.minTokens), granularity: caching.granularity };
-}
-
 /**
- * The estimation engine as findings see it: TTFT and input cost of a prompt with some tokens cached
- * (output is left out — findings compare prompts, and output cost does not depend on the prompt).
+ * The estimation engine as findings see it: TTFT and cost of a prompt with some tokens cached, in the workload the
+ * editor's hover and status bar show (the same scenario function), so a finding's "cold 380 ms" is the hover's.
  */
-export function findingTarget(target: ResolvedTarget, blockTokens = DEFAULT_BLOCK_TOKENS): FindingTarget {
+export function findingTarget(
+  target: ResolvedTarget,
+  workload: Workload,
+  blockTokens = DEFAULT_BLOCK_TOKENS,
+): FindingTarget {
   // Every group member asks for its cold and warm TTFT and cost on every finding of the group (a
   // report of N files in one group asks N² times): one estimate per (input, cached) pair.
-  const estimates = new Map<string, Estimate>();
-  const at = (inputTokens: number, cachedTokens: number): Estimate => {
+  const figures = new Map<string, Figures>();
+  const at = (inputTokens: number, cachedTokens: number): Figures => {
     const key = `${inputTokens}:${cachedTokens}`;
-    let e = estimates.get(key);
-    if (!e) {
-      if (estimates.size >= MEMO_LIMIT) estimates.clear();
-      e = estimate(target, {
-        inputTokens: Math.max(1, inputTokens),
-        cachedTokens: Math.min(cachedTokens, Math.max(0, inputTokens - 1)),
-        outputTokens: 0,
-      });
-      estimates.set(key, e);
+    let f = figures.get(key);
+    if (!f) {
+      if (figures.size >= MEMO_LIMIT) figures.clear();
+      const input = Math.max(1, inputTokens);
+      const cached = Math.min(cachedTokens, input - 1);
+      const cold = coldScenario(workload, input);
+      f = scenarioFigures(target, cached > 0 ? { ...cold, cache: 'warm', cachedTokens: cached } : cold);
+      figures.set(key, f);
     }
-    return e;
+    return f;
   };
   return {
     tokenizer: targetTokenizer(target),
     model: {
       label: targetLabel(target),
+      serving: servingLabel(target),
+      scenario: workloadLabel(workload),
       contextWindow: target.kind === 'provider' ? target.provider.contextWindow : target.model.contextWindow,
       cacheRule: cacheRuleOf(target, blockTokens),
       ttftMs: (inputTokens, cachedTokens) => at(inputTokens, cachedTokens).ttftMs.p50,

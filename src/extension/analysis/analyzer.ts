@@ -50,6 +50,8 @@ export interface DocumentAnalysis {
   instructions?: InstructionsBudget;
   /** The front-matter model that chose the primary target, when it did. */
   frontMatterTarget?: string;
+  /** The primary target the settings name (promptLens.targets[0]), which front matter may override. */
+  configuredPrimary?: string;
   /** The workload the estimates assume (settings, then the file's front matter). */
   profile: WorkloadProfile;
   /** Set when the file is over promptLens.maxFileBytes: nothing else is computed. */
@@ -204,6 +206,7 @@ export class PromptAnalyzer implements vscode.Disposable {
       parsed: counted.parsed,
       count: countFor(counted, counted.targets[0]!),
       ...(counted.frontMatterTarget ? { frontMatterTarget: counted.frontMatterTarget } : {}),
+      ...(config.engine.targets[0] ? { configuredPrimary: config.engine.targets[0].id } : {}),
       profile,
       problems: [
         ...config.problems,
@@ -257,7 +260,7 @@ export class PromptAnalyzer implements vscode.Disposable {
       return estimateTarget({
         target,
         count: countFor(counted, target),
-        cacheableTokens: cacheable?.tokens ?? 0,
+        prefixTokens: cacheable?.tokens ?? 0,
         slo: profile,
         ...(calibration ? { calibration } : {}),
         cacheTtl,
@@ -401,6 +404,7 @@ export class PromptAnalyzer implements vscode.Disposable {
       disabledFormats: settings.formats.disabled,
       ...instructionLocations(),
       ...(vscode.workspace.isTrusted ? {} : { untrusted: true }),
+      workload: readWorkloadProfile().profile,
     };
     await this.engine.call('configure', engine);
     return { engine, maxFileBytes: settings.maxFileBytes, cacheTtl: settings.cache.ttl, problems };

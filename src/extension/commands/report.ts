@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { posix } from 'node:path';
 import * as vscode from 'vscode';
 import { showWarning } from '../notify';
 import type { ReportFileInput } from '../../core/findings/report';
@@ -11,8 +12,9 @@ import { decodeFileText } from '../../core/prompt/fileText';
 
 /**
  * "Show Workspace Report": every prompt file (open ones with their unsaved text) on the primary
- * target, written to the extension's storage and shown as a Markdown preview whose links open each
- * file at each finding. Returns the Markdown.
+ * target, written to the extension's storage and shown as a Markdown preview whose (relative) links
+ * open each file at each finding; built afresh from the current settings and primary target each run.
+ * Returns the Markdown.
  */
 export async function showWorkspaceReport(analyzer: PromptAnalyzer, storage: vscode.Uri): Promise<string | undefined> {
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -33,12 +35,14 @@ export async function showWorkspaceReport(analyzer: PromptAnalyzer, storage: vsc
     });
   }
   const report = await analyzer.report(inputs);
-  const markdown = reportMarkdown(
-    report,
-    (file, line) => `${vscode.Uri.joinPath(folder.uri, file).toString()}#L${line}`,
-  );
   // A file, not an untitled document: closing the preview never asks to save anything.
   const file = vscode.Uri.joinPath(storage, 'workspace-report.md');
+  // Links relative to the report file: the Markdown preview opens those (at the #L line) but renders file: URIs
+  // as plain text.
+  const markdown = reportMarkdown(report, (path, line) => {
+    const relative = posix.relative(posix.dirname(file.path), vscode.Uri.joinPath(folder.uri, path).path);
+    return `${relative.split('/').map(encodeURIComponent).join('/')}#L${line}`;
+  });
   await mkdir(storage.fsPath, { recursive: true });
   await writeAtomically(file.fsPath, markdown);
   await vscode.commands.executeCommand('markdown.showPreview', file);

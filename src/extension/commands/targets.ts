@@ -35,6 +35,42 @@ export async function setPrimaryTarget(tables: ExtensionTables, id: unknown): Pr
   return id;
 }
 
+/** The active prompt's primary target, when its front matter's model chose it over the settings' first. */
+export interface EffectivePrimary {
+  id: string;
+  /** The front-matter model that overrides the settings' primary target. */
+  frontMatter?: string;
+}
+
+/**
+ * The picker's placeholder and items. The star marks the primary target in effect for the active prompt; when its
+ * front matter picks the model, the settings' primary is marked as overridden, and the placeholder says so.
+ */
+export function targetPicker(
+  tables: Tables,
+  current: readonly string[],
+  effective?: EffectivePrimary,
+  assume: TargetAssumptions = {},
+): { placeHolder: string; items: TargetItem[] } {
+  const items = targetItems(tables, current, assume);
+  if (!effective?.frontMatter || effective.id === current[0])
+    return {
+      placeHolder: `Primary target (now ${current[0] ?? 'none'}); type to filter, e.g. h100 or anthropic`,
+      items,
+    };
+  const marked = items.map((item) =>
+    item.id === effective.id
+      ? { ...item, description: `$(star-full) primary for this prompt (front matter model: ${effective.frontMatter})` }
+      : item.id === current[0]
+        ? { ...item, description: "$(circle-slash) settings' primary — overridden by this prompt's front matter" }
+        : item,
+  );
+  return {
+    placeHolder: `Primary target in the settings: ${current[0] ?? 'none'}; this prompt uses ${effective.id} (its front matter model: ${effective.frontMatter}). Pick the settings' primary; type to filter`,
+    items: marked,
+  };
+}
+
 /**
  * Quick pick of every provider model and, per GPU type, each model at the fewest GPUs that fit it, each
  * naming the engine and scope it would assume.
@@ -93,15 +129,16 @@ function resolvable(id: string, tables: Tables, assume: TargetAssumptions): Reso
   }
 }
 
-export function registerTargetCommands(tables: ExtensionTables): vscode.Disposable[] {
+export function registerTargetCommands(
+  tables: ExtensionTables,
+  activePrimary: () => Promise<EffectivePrimary | undefined>,
+): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('promptLens.selectTarget', async () => {
       const { tables: t } = await tables.get();
       const { targets: current, engine, scope } = readSettings().settings;
-      const pick = await vscode.window.showQuickPick(targetItems(t, current, { engine, scope }), {
-        placeHolder: `Primary target (now ${current[0] ?? 'none'}); type to filter, e.g. h100 or anthropic`,
-        matchOnDetail: true,
-      });
+      const { placeHolder, items } = targetPicker(t, current, await activePrimary(), { engine, scope });
+      const pick = await vscode.window.showQuickPick(items, { placeHolder, matchOnDetail: true });
       if (pick?.id) {
         await setPrimaryTarget(tables, pick.id);
         void showInfo(

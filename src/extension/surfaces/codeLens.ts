@@ -1,9 +1,12 @@
 import * as vscode from 'vscode';
 import type { PromptAnalyzer } from '../analysis/analyzer';
 import { readSettings } from '../settings';
-import { formatTokens } from '../../core/format';
+import { formatMs, formatTokens } from '../../core/format';
 
-/** Above each message: its tokens and share of TTFT; on the first line, "Benchmark this prompt". */
+/**
+ * Above each message: its tokens and share of the cold TTFT (the status bar's headline); on the first line,
+ * "Benchmark this prompt".
+ */
 export class PromptCodeLensProvider implements vscode.CodeLensProvider {
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.emitter.event;
@@ -33,7 +36,7 @@ export class PromptCodeLensProvider implements vscode.CodeLensProvider {
       // Prefill time is close to linear in tokens, so a message's share of tokens is its share of TTFT.
       const share = Math.round((tokens / content) * 100);
       const ttft = primary
-        ? ` · ${share}% of TTFT (≈${Math.round((primary.cold.ttftMs.p50 * tokens) / content)} ms)`
+        ? ` · ${share}% of cold TTFT (≈${formatMs((primary.cold.ttftMs.p50 * tokens) / content)})`
         : '';
       const line = document.positionAt(message.range.start).line;
       lenses.push(

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
-import { formatMs, formatRange, formatTokens, formatUsd } from '../../core/format';
+import { formatTokens } from '../../core/format';
 import { markdownCode, markdownText } from '../../core/markdown';
+import { footnotes, hoverTable, scenarioLine } from './targetTable';
 import { readSettings } from '../settings';
 import type { CheapestLine } from './cheapest';
 
@@ -41,10 +42,10 @@ export function renderHover(
   if (a.tooLarge) return `**Prompt Latency Lens** — file ${a.tooLarge}`;
   const lines: string[] = [];
   const primary = a.targets[0];
-  lines.push(
-    `**Prompt Latency Lens** · primary target ${markdownCode(primary?.label ?? 'none')}${a.frontMatterTarget ? ` (from front matter ${markdownCode(`model: ${a.frontMatterTarget}`)})` : ''}`,
-  );
-  lines.push('');
+  const override = a.frontMatterTarget
+    ? ` — front matter ${markdownCode(`model: ${a.frontMatterTarget}`)} overrides the primary target (${markdownCode(a.configuredPrimary ?? 'none')})`
+    : '';
+  lines.push(`**Prompt Latency Lens** · primary target ${markdownCode(primary?.label ?? 'none')}${override}`, '');
   const exact = a.count.exact;
   const parts = [
     `prompt **${formatTokens(a.count.inputTokens, exact)}** tokens (${formatTokens(a.count.contentTokens, exact)} content + chat overhead, \`${a.count.tokenizer}\`${exact ? '' : ', approximate'})`,
@@ -53,48 +54,37 @@ export function renderHover(
   const message = index >= 0 ? a.count.messages[index] : undefined;
   if (message) parts.push(`this ${message.role} message **${formatTokens(message.tokens, exact)}**`);
   if (selectionTokens !== undefined) parts.push(`selection **${formatTokens(selectionTokens, exact)}**`);
-  lines.push(`Tokens: ${parts.join(' · ')}`);
-  lines.push('');
-  lines.push(`| target | TTFT cold / warm | TPOT | E2E (${primary?.cold.outputTokens ?? 0} out) | $/call · per 1k |`);
-  lines.push('|---|---|---|---|---|');
-  for (const t of a.targets) {
-    const warm = t.warm ? ` / ${formatMs(t.warm.ttftMs.p50)}` : '';
-    const calibrated = t.calibratedOn ? ` · calibrated (${markdownText(t.calibratedOn)})` : '';
-    lines.push(
-      `| ${markdownText(t.label)}${calibrated} | ${formatRange(t.cold.ttftMs)}${warm} | ${formatMs(t.cold.tpotMs.p50)} | ${formatMs((t.warm ?? t.cold).e2eMs.p50)} | ${formatUsd(t.warm?.costUsd ?? t.cold.costUsd)} · ${formatUsd(t.warm?.costPer1kCallsUsd ?? t.cold.costPer1kCallsUsd)} |`,
-    );
-  }
-  lines.push('', `Bound: ${a.targets.map((t) => `${markdownText(t.label)} — ${t.phase}`).join('; ')}.`);
-  // The label names engine and scope; the range's derivation is said once per self-hosted target.
-  const ranges = a.targets.flatMap((t) =>
-    t.cold.assumptions && !t.calibratedOn
-      ? [`${markdownText(t.label)}: ${markdownText(t.cold.assumptions.rangeLabel)}`]
-      : [],
-  );
-  if (ranges.length > 0) lines.push('', `TTFT range ${ranges.join('; ')}.`);
-  const conc = a.profile.concurrency;
-  lines.push('');
-  const warm =
-    a.cacheable && a.targets.some((t) => t.warm)
-      ? `; warm = the ${formatTokens(a.cacheable.tokens)}-token ${a.cacheable.source} prefix served from the cache`
-      : '';
-  lines.push(`_${a.profile.name} profile: concurrency ${conc}, ${a.profile.outputTokens} output tokens${warm}._`);
-  const pricing = a.targets.filter((t) => t.pricing.length > 0);
-  if (pricing.length > 0)
-    lines.push(
-      '',
-      `Cost assumes: ${pricing.map((t) => `${markdownText(t.label)} — ${markdownText(t.pricing.join('; '))}`).join(' · ')}.`,
-    );
+  lines.push(`Tokens: ${parts.join(' · ')}`, '');
+  lines.push(scenarioLine(a), '');
+  lines.push(...hoverTable(a), '');
+  // What needs acting on comes before the details: failing requests, the SLO, the cheaper target.
   // Requests that would fail (retired model, prompt over the window), for every target: errors, not advice.
   const errors = a.targets.flatMap((t) => t.errors);
-  if (errors.length > 0) lines.push('', ...errors.map((e) => `$(error) ${markdownText(e)}`));
-  else if (primary?.advice) lines.push('', `$(warning) ${markdownText(primary.advice)}`);
+  if (errors.length > 0) lines.push(...errors.map((e) => `$(error) ${markdownText(e)}`), '');
+  else if (primary?.advice) lines.push(`$(warning) ${markdownText(primary.advice)}`, '');
+  if (cheapest) lines.push(cheapest, '');
+  const details = [
+    ...footnotes(a),
+    '$/1k calls: one cold call that fills the cache, then 999 warm ones (1,000 cold without a warm figure).',
+    `Bound: ${a.targets.map((t) => `${markdownText(t.label)} — ${t.phase}`).join('; ')}.`,
+  ];
+  // The label names engine and scope; the range's derivation is said once per self-hosted target.
+  const ranges = a.targets.flatMap((t) =>
+    t.cold.estimate.assumptions && !t.calibratedOn
+      ? [`${markdownText(t.label)}: ${markdownText(t.cold.estimate.assumptions.rangeLabel)}`]
+      : [],
+  );
+  if (ranges.length > 0) details.push(`TTFT range ${ranges.join('; ')}.`);
+  const pricing = a.targets.filter((t) => t.pricing.length > 0);
+  if (pricing.length > 0)
+    details.push(
+      `Cost assumes: ${pricing.map((t) => `${markdownText(t.label)} — ${markdownText(t.pricing.join('; '))}`).join(' · ')}.`,
+    );
   if (a.count.variables.length > 0)
-    lines.push(
-      '',
+    details.push(
       `Unfilled variables counted as their literal text: ${a.count.variables.map((v) => markdownCode(v, 80)).join(', ')}`,
     );
-  if (cheapest) lines.push('', cheapest);
+  lines.push(details.map((d) => `_${d}_`).join('  \n'));
   if (a.problems.length > 0) {
     // Settings first (they change what is estimated), then table rows; the rest are in notifications.
     const ordered = [...a.problems].sort(

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
+import { formatMs, formatTokens, formatUsd, scaleUsd } from '../../core/format';
 import { markdownText } from '../../core/markdown';
 import type { DocumentAnalysis } from '../analysis/analyzer';
-import type { TargetEstimate } from '../../core/analysis/targetEstimates';
-import { formatMs, formatTokens, formatUsd, scaleUsd } from '../../core/format';
+import { footnotes, scenarioLine, statusLine, tooltipTable } from './targetTable';
 
 /**
  * Two items: the active prompt's `tokens · TTFT · $` (tooltip: every target) and the primary
@@ -53,7 +53,9 @@ export class PromptStatusBar implements vscode.Disposable {
       this.summary.tooltip = tooltip(analysis);
     }
     this.target.text = `$(server) ${primary?.label ?? 'no target'}`;
-    this.target.tooltip = 'Prompt Latency Lens: primary target — click to choose';
+    this.target.tooltip = analysis.frontMatterTarget
+      ? `Prompt Latency Lens: primary target for this prompt, from its front matter (model: ${analysis.frontMatterTarget}); the settings' primary is ${analysis.configuredPrimary ?? 'none'} — click to choose`
+      : `Prompt Latency Lens: primary target (${primary?.serving ?? 'none'}) — click to choose`;
     this.summary.show();
     this.target.show();
   }
@@ -89,29 +91,21 @@ function instructionLines(a: DocumentAnalysis): string[] {
 }
 
 function tooltip(a: DocumentAnalysis): vscode.MarkdownString {
-  const rows = a.targets.map(
-    (t) =>
-      `| ${markdownText(t.label)} | ${formatTokens(t.inputTokens, t.exact)} | ${formatMs(t.cold.ttftMs.p50)} | ${t.warm ? formatMs(t.warm.ttftMs.p50) : '–'} | ${formatMs(t.cold.tpotMs.p50)} | ${formatUsd(t.warm?.costUsd ?? t.cold.costUsd)} |`,
-  );
-  return new vscode.MarkdownString(
+  const markdown = new vscode.MarkdownString(
     [
       '**Prompt Latency Lens** — per target',
       '',
-      '| target | tokens | TTFT cold | warm | TPOT | $/call |',
-      '|---|---|---|---|---|---|',
-      ...rows,
+      scenarioLine(a),
+      '',
+      ...tooltipTable(a),
+      '',
+      ...footnotes(a).map((f) => `_${f}_  `),
       ...instructionLines(a),
       ...a.targets.flatMap((t) => t.errors).map((e) => `\n$(error) ${markdownText(e)}`),
       '',
       'Click: compare all targets',
     ].join('\n'),
   );
-}
-
-/** The status bar line: `12,480 tok · TTFT ≈ 0.9 s · $0.031`. */
-export function statusLine(inputTokens: number, exact: boolean, primary: TargetEstimate | undefined): string {
-  const tokens = `${formatTokens(inputTokens, exact)} tok`;
-  if (!primary) return tokens;
-  const ttft = primary.warm ? primary.warm.ttftMs.p50 : primary.cold.ttftMs.p50;
-  return `${tokens} · TTFT ≈ ${formatMs(ttft)} · ${formatUsd(primary.warm?.costUsd ?? primary.cold.costUsd)}`;
+  markdown.supportThemeIcons = true;
+  return markdown;
 }

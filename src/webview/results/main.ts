@@ -20,7 +20,7 @@ import {
   verdict,
 } from './model';
 import type { BenchResult } from '../../core/bench/result';
-import { DEFAULT_SLO_MIN_SHARE, percentError, shareText } from '../../core/bench/stats';
+import { DEFAULT_SLO_MIN_SHARE, percentError, shareText, speedupText } from '../../core/bench/stats';
 
 const app = document.getElementById('app') as HTMLElement;
 const charts: uPlot[] = [];
@@ -219,16 +219,10 @@ function summary(state: ResultsViewState & { result: BenchResult }, pass: boolea
       'tpot',
     ),
   ];
-  if (speedup)
-    cards.push(
-      card(
-        'Prefix cache',
-        `${speedup.speedup.toFixed(1)}× faster`,
-        `cold ${ms(speedup.coldTtftP50Ms)} → warm ${ms(speedup.warmTtftP50Ms)} (TTFT p50, ${speedup.label})`,
-        undefined,
-        'cache',
-      ),
-    );
+  if (speedup) {
+    const text = speedupText(speedup);
+    cards.push(card('Prefix cache', text.value, text.detail, undefined, 'cache'));
+  }
   const errorPct = head?.level.predictionErrorPct?.ttft;
   if (result.prediction?.ttftMs !== undefined && measuredTtft !== undefined && errorPct !== undefined) {
     const tpotLine =

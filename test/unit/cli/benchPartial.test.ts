@@ -77,7 +77,7 @@ describe('prompt-lens bench: a partial run never passes', function () {
       child.on('close', (c) => resolve(c));
     });
     assert.equal(code, 3, stderr);
-    assert.match(stdout, /Benchmark of command line/);
+    assert.match(stdout, /^Benchmark of p\.prompt on model /m);
     assert.match(stdout, /PARTIAL result: the run was cancelled/);
     assert.match(stdout, /SLO verdict: FAIL/);
   });

@@ -94,7 +94,45 @@ describe('prompt-lens count', () => {
   it('still counts a malformed file and reports its errors', async () => {
     const io = memoryIo({ 'x.json': fixture('broken.json') });
     assert.equal(await runCli(['count', 'x.json'], io), 0);
-    assert.match(io.stdout, /^\d+\t\d+ input\to200k_base\tx\.json\t\(1 message; 1 problem: JSON: /);
+    assert.match(
+      io.stdout,
+      /^content {2}input {2}tokenizer +file +notes\n +\d+ +\d+ {2}o200k_base {2}x\.json {2}1 message; 1 problem: JSON: /,
+    );
+    const tsv = memoryIo({ 'x.json': fixture('broken.json') });
+    assert.equal(await runCli(['count', 'x.json', '--tsv'], tsv), 0);
+    assert.match(
+      tsv.stdout,
+      /^content\tinput\texact\ttokenizer\tfile\tnotes\n\d+\t\d+\ttrue\to200k_base\tx\.json\t1 message; 1 problem: JSON: /,
+    );
+  });
+
+  it('prints an aligned table: numbers right-aligned under a header, one row per file', async () => {
+    const io = memoryIo({ 'a.prompt': 'user:\nhello\n', 'long-name.prompt': `user:\n${'word '.repeat(2000)}\n` });
+    assert.equal(await runCli(['count', 'a.prompt', 'long-name.prompt'], io), 0);
+    const [header, a, long] = io.stdout.trimEnd().split('\n');
+    assert.match(header!, /^content {2}input {2}tokenizer +file +notes$/);
+    // Right-aligned: every row's input column ends where the header's does.
+    const end = header!.indexOf('input') + 'input'.length;
+    for (const row of [a!, long!]) assert.match(row.slice(0, end), /\d$/, row);
+    assert.match(long!, /2,0\d\d +o200k_base {2}long-name\.prompt/);
+  });
+
+  it('every verb answers --help with its usage', async () => {
+    for (const verb of [
+      'count',
+      'estimate',
+      'compare',
+      'report',
+      'bench',
+      'calibrate',
+      'targets',
+      'tokenizers',
+      'serve-sim',
+    ]) {
+      const io = memoryIo({});
+      assert.equal(await runCli([verb, '--help'], io), 0, `${verb}: ${io.stderr}`);
+      assert.match(io.stdout, new RegExp(`^Usage: prompt-lens ${verb} `), verb);
+    }
   });
 
   it('reports a missing file on one line, still counts the others, and exits 2', async () => {

@@ -96,7 +96,7 @@ describe('prompt-lens report', () => {
       io.stdout,
       /warning {5}prompts\/rag-oversized\.prompt:4:1 {2}rag-budget {2}Retrieved context: [\d,]+ tokens \(\d+% of the prompt\) adds ≈/,
     );
-    assert.match(io.stdout, /\n6 files · 0 errors · 2 warnings · \d+ information\n$/);
+    assert.match(io.stdout, /\n6 prompt files · 0 errors · 2 warnings · \d+ information\n$/);
   });
 
   it('exits 2 on usage errors with one line', async () => {

@@ -20,6 +20,7 @@ function config(targetIds: string[]): EngineConfig {
     variablePatterns: [],
     disabledFormats: [],
     assume: {},
+    workload: { concurrency: 8, outputTokens: 256 },
   };
 }
 
@@ -199,7 +200,10 @@ describe('AnalysisEngine', () => {
       'self-hosted rows for the front matter model',
     );
     const inputs = [{ path: 'a.prompt', text: `system:\n${policy(20)}\nuser:\nHi\n` }];
-    const target = findingTarget(resolveTarget(parseTargetId('openai/gpt-4o'), tables));
+    const target = findingTarget(resolveTarget(parseTargetId('openai/gpt-4o'), tables), {
+      concurrency: 8,
+      outputTokens: 256,
+    });
     assert.deepEqual(
       engine.report(inputs),
       buildReport(inputs, {

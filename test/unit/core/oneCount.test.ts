@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { AnalysisEngine } from '../../../src/core/analysis/engine';
 import { resolveProfile } from '../../../src/core/compare';
-import { loadTables, parseTargetId, resolveTarget, targetTokenizer } from '../../../src/core/estimate';
-import { DEFAULT_FINDING_SETTINGS } from '../../../src/core/findings/settings';
+import { loadTables, parseTargetId, resolveTarget } from '../../../src/core/estimate';
+import { editorAnalysis } from '../helpers/editorAnalysis';
 import { memoryIo } from '../helpers/memoryIo';
 
 const EXAMPLES = join(__dirname, '../../../examples');
@@ -36,16 +35,8 @@ describe('one count on every surface', () => {
       it(`${file} on ${targetId}`, async () => {
         const text = readFileSync(join(EXAMPLES, file), 'utf8');
         const target = resolveTarget(parseTargetId(targetId), tables);
-        const engine = new AnalysisEngine();
-        engine.configure({
-          tables,
-          targets: [target],
-          findings: DEFAULT_FINDING_SETTINGS,
-          variablePatterns: [],
-          disabledFormats: [],
-        });
-        const counted = await engine.count({ key: file, file, fileName: file, text, version: 1, edits: [] });
-        const editor = counted!.counts[targetTokenizer(target)]!.inputTokens;
+        const { engine, count } = await editorAnalysis(file, text, target, tables);
+        const editor = count.inputTokens;
         assert.ok(editor > 0);
 
         const report = engine.report([{ path: file, text }]);

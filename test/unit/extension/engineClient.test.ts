@@ -34,6 +34,7 @@ describe('EngineClient (the analysis worker)', function () {
       variablePatterns: [],
       disabledFormats: [],
       assume: {},
+      workload: { concurrency: 8, outputTokens: 256 },
     });
     assert.equal(engine.running, true);
     const text = 'system:\nBe brief.\nuser:\nWhat changed in the release notes?\n';

@@ -107,7 +107,7 @@ describe('RAG budget findings', () => {
     assert.equal(warning?.severity, 'warning');
     assert.equal(
       warning?.message,
-      'Retrieved context: 12,430 tokens (78% of the prompt) adds ≈1.9 s TTFT and $0.037/call on llama-3.1-70b · 4×h100-sxm; budget 4,000',
+      'Retrieved context: 12,430 tokens (78% of the prompt) adds ≈1.9 s to the cold TTFT and $0.037/call on llama-3.1-70b · 4×h100-sxm (1 request at a time, 0 output tokens); budget 4,000',
     );
     assert.deepEqual(warning?.range, result.regions[0]!.range);
   });
@@ -117,7 +117,7 @@ describe('RAG budget findings', () => {
     const w = big.findings.find((x) => x.code === 'rag-budget');
     assert.equal(
       w?.message,
-      'Retrieved context: 1,200 tokens (92% of the prompt) adds ≈180 ms TTFT and $0.0036/call on llama-3.1-70b · 4×h100-sxm; budget 60% of the prompt for regions of 1,000+ tokens',
+      'Retrieved context: 1,200 tokens (92% of the prompt) adds ≈180 ms to the cold TTFT and $0.0036/call on llama-3.1-70b · 4×h100-sxm (1 request at a time, 0 output tokens); budget 60% of the prompt for regions of 1,000+ tokens',
     );
     const small = analyse(promptFile([['user', `<context>${words(298)}</context> ${words(500, 'q')}`]]));
     assert.equal(small.findings.filter((x) => x.code === 'rag-budget').length, 0);

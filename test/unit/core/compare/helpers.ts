@@ -5,6 +5,7 @@ import type { PromptTokens } from '../../../../src/core/count';
 export function row(overrides: Partial<CompareRow> & { target: string }): CompareRow {
   return {
     kind: 'provider',
+    serving: 'test API · client side',
     inputTokens: 1000,
     tokensExact: true,
     cachedTokens: 0,

@@ -56,7 +56,8 @@ describe('compare: self-hosted cost at the profile’s batch', () => {
     const warm = evaluateTarget(resolveTarget(id, builtin), { ...ctx, cachedTokens: 1900 }).row;
     assert.ok(cold && warm);
     assert.ok(warm.costPer1kCallsUsd < cold.costPer1kCallsUsd);
-    assert.equal(warm.cachedTokens, 1900);
+    // vLLM's prefix cache reuses whole 16-token KV blocks: 118 of them.
+    assert.equal(warm.cachedTokens, 1888);
   });
 
   it('a larger batch spreads the decode steps over more calls', () => {

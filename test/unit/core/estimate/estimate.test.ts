@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { estimate, type Range } from '../../../../src/core/estimate';
+import { replicaTimePerCall, selfHostedCallUsd } from '../../../../src/core/estimate/selfHostedCost';
 import { target } from './helpers';
 
 const ordered = (r: Range) => assert.ok(r.low <= r.p50 && r.p50 <= r.high, JSON.stringify(r));
@@ -82,10 +83,27 @@ describe('estimate', () => {
     assert.deepEqual(estimate(target('anthropic/claude-sonnet-4.6'), { inputTokens: 200_001 }).errors, []);
   });
 
-  it('self-hosted cost is GPU-hours × $/hour shared by the concurrent requests', () => {
-    const one = estimate(target('llama-3.1-8b@h100-sxm'), { inputTokens: 1000, concurrency: 1 });
-    const eight = estimate(target('llama-3.1-8b@h100-sxm'), { inputTokens: 1000, concurrency: 8 });
-    assert.ok(eight.costUsd! < one.costUsd!);
-    assert.ok(Math.abs(one.costUsd! - (3.99 * one.e2eMs.p50) / 3_600_000) < 1e-12);
+  it('self-hosted $/call is the replica time the call accounts for at its batch, as Compare charges it', () => {
+    const t = target('llama-3.1-8b@h100-sxm');
+    const one = estimate(t, { inputTokens: 1000, concurrency: 1 });
+    const eight = estimate(t, { inputTokens: 1000, concurrency: 8 });
+    assert.ok(eight.costUsd! < one.costUsd! / 4, `${eight.costUsd} vs ${one.costUsd}`);
+    // Alone, a call holds the GPU for its prefill and decode: its end-to-end time less the fixed
+    // per-request overhead (CPU time, not charged).
+    const e2eUsd = (3.99 * one.e2eMs.p50) / 3_600_000;
+    assert.ok(one.costUsd! < e2eUsd && one.costUsd! > 0.8 * e2eUsd, `${one.costUsd} vs ${e2eUsd}`);
+    for (const e of [one, eight]) {
+      const time = replicaTimePerCall(e.prefill!, e.tpotMs.p50, e.outputTokens, e.concurrency);
+      assert.ok(Math.abs(e.costUsd! - selfHostedCallUsd(time.totalMs, 1, 3.99)) < 1e-15);
+    }
+  });
+
+  it('self-hosted $ per 1,000 calls with a cached prefix: one cold call fills the cache, 999 are warm', () => {
+    const t = target('llama-3.1-70b@4xh100-sxm:fp8');
+    const cold = estimate(t, { inputTokens: 8000, concurrency: 8 });
+    const warm = estimate(t, { inputTokens: 8000, cachedTokens: 6400, concurrency: 8 });
+    assert.ok(warm.costUsd! < cold.costUsd!);
+    assert.ok(Math.abs(warm.costPer1kCallsUsd! - (cold.costUsd! + 999 * warm.costUsd!)) < 1e-12);
+    assert.ok(Math.abs(cold.costPer1kCallsUsd! - 1000 * cold.costUsd!) < 1e-12);
   });
 });

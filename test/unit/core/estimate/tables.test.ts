@@ -73,6 +73,9 @@ describe('estimation tables', () => {
     }
     for (const h of tables.hardware.values())
       if (h.usdPerHour) assert.ok(h.usdPerHour.source && h.usdPerHour.date, h.id);
+    // Prices cite public names and URLs, which users can follow (not the team's internal reference files).
+    for (const h of tables.hardware.values())
+      if (h.usdPerHour) assert.doesNotMatch(h.usdPerHour.source, /gpu-prices\.md|^shared /, h.id);
   });
 
   it('lets a later source override a built-in row by id and add new ones', () => {
