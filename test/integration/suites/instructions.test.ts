@@ -13,7 +13,7 @@ async function statusShowsCountOf(relative: string): Promise<{ document: vscode.
   const editor = await openPrompt(relative);
   const tokens = countPrompt(parsePrompt(editor.document.fileName, editor.document.getText()), llama3).inputTokens;
   await waitFor(`status bar count of ${relative}`, () =>
-    api.statusBarText().startsWith(`$(pulse) ${tokens.toLocaleString('en-US')} tok · TTFT ≈`) ? true : undefined,
+    api.statusBarText().startsWith(`$(pulse) ${tokens.toLocaleString('en-US')} tok · TTFT `) ? true : undefined,
   );
   return { document: editor.document, tokens };
 }
@@ -61,7 +61,7 @@ describe('instruction files', () => {
   it('the workspace report lists the always-on instructions', async () => {
     const markdown = await vscode.commands.executeCommand<string>('promptLens.showWorkspaceReport');
     assert.match(markdown, /## Always-on instructions\n\nAlways-on instructions: [\d,]+ tokens in 2 files/);
-    assert.match(markdown, /\| \[\.github\/copilot-instructions\.md\]\(file:\/\/[^)]*\) \| [\d,]+ \|/);
+    assert.match(markdown, /\| \[\.github\/copilot-instructions\.md\]\((\.\.\/)+[^)]*\) \| [\d,]+ \|/);
     assert.match(markdown, /typescript\.instructions\.md\]\([^)]*\) \| [\d,]+ \| when files match /);
     await cleanWorkbench();
   });
