@@ -8,6 +8,7 @@ import { countCommand, COUNT_USAGE } from './commands/count';
 import { tokenizersCommand, TOKENIZERS_USAGE } from './commands/tokenizers';
 import { estimateCommand, ESTIMATE_USAGE } from './commands/estimate';
 import { importCommand, IMPORT_USAGE } from './commands/import';
+import { mcpCommand, MCP_USAGE } from './commands/mcp';
 import { reportCommand, REPORT_USAGE } from './commands/report';
 import { serveSimCommand, SERVE_SIM_USAGE } from './commands/serveSim';
 import { targetsCommand, TARGETS_USAGE } from './commands/targets';
@@ -27,6 +28,7 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   calibrate: { run: calibrateCommand, usage: CALIBRATE_USAGE },
   import: { run: importCommand, usage: IMPORT_USAGE },
   'serve-sim': { run: serveSimCommand, usage: SERVE_SIM_USAGE },
+  mcp: { run: mcpCommand, usage: MCP_USAGE },
 };
 
 function helpText(): string {

@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
-import { countPrompt, type PromptCount } from '../../core/count';
+import { countFile } from '../../core/agentTools/run';
+import type { PromptCount } from '../../core/count';
 import { parseTargetId, resolveTarget, targetTokenizer } from '../../core/estimate';
-import { parsePrompt } from '../../core/prompt/parse';
 import { listNames } from '../../core/prompt/variables';
 import { withChatOverhead } from '../../core/tokenize/chatOverhead';
-import { tokenizerFor } from '../../core/tokenize/models';
 import { getTokenizer, isTokenizerId } from '../../core/tokenize/registry';
 import { estimateFromSamples, SAMPLE_WINDOWS } from '../../core/tokenize/sampled';
 import { TOKENIZER_IDS, type TokenizerId } from '../../core/tokenize/types';
@@ -71,8 +70,7 @@ export async function countCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 function parsedRow(file: string, text: string, forced: TokenizerId | undefined): CountRow {
-  const parsed = parsePrompt(file, text);
-  return { file, ...countPrompt(parsed, getTokenizer(forced ?? tokenizerFor(parsed.settings.model))), notes: [] };
+  return { file, ...countFile({ path: file, text }, forced), notes: [] };
 }
 
 /** Not parsed: the raw text as one message, its tokens estimated from samples. */

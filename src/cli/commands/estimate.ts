@@ -192,7 +192,8 @@ function sizedCpu(
   return { ...tables, hardware: new Map(tables.hardware).set(row.id, sized.row) };
 }
 
-function toJson(e: Estimate, tokens: { tokenizer: string; exact: boolean }) {
+/** The `--json` document (the MCP server's estimate tool answers the same). */
+export function toJson(e: Estimate, tokens: { tokenizer: string; exact: boolean }) {
   return {
     target: e.target,
     kind: e.kind,
@@ -239,7 +240,8 @@ function flops(v: number): string {
   return `${(v / scale).toFixed(2)} ${unit}`;
 }
 
-function humanReport(e: Estimate, tokens: { tokenizer: string; exact: boolean }, serving?: string): string {
+/** The text report (the MCP server's estimate tool answers the same). */
+export function humanReport(e: Estimate, tokens: { tokenizer: string; exact: boolean }, serving?: string): string {
   const lines = [
     `${e.target}: ${num(e.inputTokens)} input tokens (${tokens.tokenizer}${tokens.exact ? '' : ', approximate'}), ${num(e.cachedTokens)} cached, ${num(e.outputTokens)} output, concurrency ${e.concurrency}`,
     // The scenario and serving stack the figures belong to, as the editor's hover and status bar print them.

@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { buildReport, formatInstructions, formatReport, hasFindingsAtOrAbove } from '../../core/findings/report';
@@ -13,7 +13,8 @@ import { SWITCHABLE_FORMATS, type SwitchableFormat } from '../../core/prompt/for
 import { DEFAULT_INCLUDE_GLOBS, includeGlobSchema, promptFileMatcher } from '../../core/promptFiles';
 import { getTokenizer } from '../../core/tokenize/registry';
 import { EXIT, UsageError, type CliIo } from '../io';
-import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, oversizedMessage } from '../promptInput';
+import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag } from '../promptInput';
+import { readPromptTree } from '../promptTree';
 
 export const REPORT_USAGE =
   'prompt-lens report [DIR] [--target ID] [--table FILE] [--json] [--fail-on warning|error] [--instructions] ' +
@@ -100,29 +101,14 @@ export async function reportCommand(args: string[], io: CliIo): Promise<number> 
     (values.include ?? DEFAULT_INCLUDE_GLOBS).map((glob) => flag('include', glob, includeGlobSchema)),
     disabledFormats,
   );
-  let paths: string[];
-  let unreadable = false;
+  const maxBytes = maxFileBytesFlag(values['max-file-bytes']);
+  let tree: Awaited<ReturnType<typeof readPromptTree>>;
   try {
-    paths = await io.listFiles(root, (dir) => {
-      unreadable = true;
-      io.err(`prompt-lens: cannot read directory ${dir}; skipped\n`);
-    });
+    tree = await readPromptTree(io, root, isPrompt, maxBytes, (message) => io.err(`prompt-lens: ${message}\n`));
   } catch {
     throw new UsageError(`cannot list ${positionals[0] ?? '.'}: not a readable directory`);
   }
-  const maxBytes = maxFileBytesFlag(values['max-file-bytes']);
-  const inputs: Array<{ path: string; text: string }> = [];
-  for (const path of paths.filter(isPrompt).sort()) {
-    try {
-      const bytes = await io.fileSize(join(root, path));
-      // Findings need the whole parse: a file over the limit is left out, never half-analysed.
-      if (bytes > maxBytes) io.err(`prompt-lens: ${oversizedMessage(path, bytes, maxBytes)}; skipped\n`);
-      else inputs.push({ path, text: await io.readFile(join(root, path)) });
-    } catch {
-      unreadable = true;
-      io.err(`prompt-lens: cannot read ${path}; skipped\n`);
-    }
-  }
+  const { inputs } = tree;
 
   const report = buildReport(
     inputs,
@@ -142,5 +128,5 @@ export async function reportCommand(args: string[], io: CliIo): Promise<number> 
     );
   else io.out(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
   if (level !== undefined && hasFindingsAtOrAbove(report, level)) return EXIT.findings;
-  return unreadable ? EXIT.usage : EXIT.ok;
+  return tree.complete ? EXIT.ok : EXIT.usage;
 }
