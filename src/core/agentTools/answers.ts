@@ -38,9 +38,10 @@ export interface TargetFigures {
   tpotMs: Range;
   /** Warm when a prefix is cacheable, else cold: the hover's E2E and cost columns. */
   e2eMs: Range;
-  costPerCallUsd: number;
-  costPer1kCallsUsd: number;
-  coldCostPerCallUsd: number;
+  /** null where the target has no price (a self-hosted row without $/GPU-hour). */
+  costPerCallUsd: number | null;
+  costPer1kCallsUsd: number | null;
+  coldCostPerCallUsd: number | null;
   phase: string;
   advice: string | null;
   errors: string[];
