@@ -148,10 +148,8 @@ describe('prompt-lens mcp (the built CLI, the SDK client over stdio)', function 
     };
     assert.deepEqual([data.profile.concurrency, data.profile.outputTokens], [4, 300]);
     // The file's front matter names gpt-4o: it becomes the primary target, as in the hover.
-    assert.deepEqual(
-      data.targets.map((t) => t.id),
-      ['openai/gpt-4o', 'llama-3.1-70b@4xh100-sxm:bf16'],
-    );
+    assert.equal(data.targets[0]?.id, 'openai/gpt-4o');
+    assert.match(data.targets[1]?.id ?? '', /^llama-3\.1-70b@4xh100-sxm/);
     const run = await cli(root, [
       'estimate',
       `prompts/${PROMPT}`,
