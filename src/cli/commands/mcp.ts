@@ -25,6 +25,7 @@ import {
 } from '../../core/agentTools/run';
 import { servingLabel } from '../../core/estimate/scenarios';
 import { DEFAULT_TARGET_IDS, parseTargetId, resolveTarget, targetTokenizer } from '../../core/estimate';
+import { resolveProfile } from '../../core/compare';
 import { DEFAULT_FINDING_SETTINGS } from '../../core/findings/settings';
 import { DEFAULT_INCLUDE_GLOBS, promptFileMatcher } from '../../core/promptFiles';
 import { describeFsError, EXIT, UsageError, type CliIo } from '../io';
@@ -64,6 +65,7 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
     findings: DEFAULT_FINDING_SETTINGS,
     variablePatterns: [],
     disabledFormats: [],
+    workload: resolveProfile(),
   };
   const files = new RootFiles(io, root, maxBytes);
   const server = new McpServer({ name: 'prompt-latency-lens', version: VERSION });

@@ -51,13 +51,13 @@ export interface TargetFigures {
 
 export function targetFigures(t: TargetEstimate): TargetFigures {
   const served = t.warm ?? t.cold;
-  const atC = (e: typeof t.cold) => ({ p50: e.concurrencyTtftMs.p50, p99: e.concurrencyTtftMs.p99 });
+  const atC = (f: typeof t.cold) => ({ p50: f.ttftMs.p50, p99: f.ttftP99Ms });
   return {
     id: t.id,
     label: t.label,
     inputTokens: t.inputTokens,
     tokensExact: t.exact,
-    cachedTokens: t.cachedTokens,
+    cachedTokens: t.warm?.scenario.cachedTokens ?? 0,
     ttftMs: { cold: t.cold.ttftMs, warm: t.warm?.ttftMs ?? null },
     ttftAtConcurrencyMs: { cold: atC(t.cold), warm: t.warm ? atC(t.warm) : null },
     tpotMs: t.cold.tpotMs,
@@ -69,7 +69,7 @@ export function targetFigures(t: TargetEstimate): TargetFigures {
     advice: t.advice ?? null,
     errors: t.errors,
     pricing: t.pricing,
-    notes: t.cold.notes,
+    notes: t.cold.estimate.notes,
   };
 }
 

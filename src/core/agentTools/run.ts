@@ -3,7 +3,13 @@
 // ranking and the report. Adapters only find files and turn answers into their protocol.
 import { AnalysisEngine, type EngineConfig } from '../analysis/engine';
 import { estimateTarget } from '../analysis/targetEstimates';
-import { promptSloSettings, resolveProfile, type CompareResult, type SloSettings } from '../compare';
+import {
+  promptSloSettings,
+  resolveProfile,
+  type CompareResult,
+  type SloSettings,
+  type WorkloadProfile,
+} from '../compare';
 import { countPrompt, promptTokenCounter, type PromptCount } from '../count';
 import {
   estimate,
@@ -44,6 +50,11 @@ function scenarioProfile(text: string, scenario: SloSettings | undefined) {
   return { profile: resolveProfile({ ...fromFile.slo, ...scenario }), problems: fromFile.problems };
 }
 
+/** Findings priced at the agent's scenario, as the editor prices them at its profile. */
+function withWorkload(config: AgentConfig, profile: WorkloadProfile): AgentConfig {
+  return { ...config, workload: { concurrency: profile.concurrency, outputTokens: profile.outputTokens } };
+}
+
 /** Counts, findings against the workspace, and the cacheable prefix of one prompt. */
 async function analysed(config: AgentConfig, prompt: PromptFile, workspace: readonly ReportFileInput[]) {
   const engine = new AnalysisEngine();
@@ -69,13 +80,13 @@ export async function analyzePrompt(
   scenario?: SloSettings,
 ): Promise<{ analysis: PromptAnalysis; problems: string[] }> {
   const { profile, problems } = scenarioProfile(prompt.text, scenario);
-  const { counted, found } = await analysed(config, prompt, workspace);
+  const { counted, found } = await analysed(withWorkload(config, profile), prompt, workspace);
   const at = new Date();
   const targets = counted.targets.map((target) =>
     estimateTarget({
       target,
       count: counted.counts[targetTokenizer(target)]!,
-      cacheableTokens: found.cacheable?.tokens ?? 0,
+      prefixTokens: found.cacheable?.tokens ?? 0,
       slo: profile,
       ...(config.cacheTtl ? { cacheTtl: config.cacheTtl } : {}),
       at,
@@ -102,7 +113,7 @@ export async function comparePrompt(
   scenario?: SloSettings,
 ): Promise<{ result: CompareResult; problems: string[] }> {
   const { profile, problems } = scenarioProfile(prompt.text, scenario);
-  const { engine, found } = await analysed(config, prompt, workspace);
+  const { engine, found } = await analysed(withWorkload(config, profile), prompt, workspace);
   const result = engine.compare(prompt.path, {
     profile,
     ...(found.cacheable ? { cachedTokens: found.cacheable.tokens } : {}),

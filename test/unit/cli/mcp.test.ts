@@ -182,7 +182,8 @@ describe('prompt-lens mcp (the built CLI, the SDK client over stdio)', function 
     };
     assert.equal(data.cacheable?.source, 'system prompt');
     const [gpt] = data.targets;
-    assert.equal(gpt!.cachedTokens, data.cacheable.tokens);
+    // The provider caches whole blocks of the prefix: at most the cacheable tokens, most of them.
+    assert.ok(gpt!.cachedTokens > 0.9 * data.cacheable!.tokens && gpt!.cachedTokens <= data.cacheable!.tokens);
     assert.ok(gpt!.ttftMs.warm && gpt!.ttftMs.warm.p50 < gpt!.ttftMs.cold.p50);
     assert.match(text(result), /TTFT cold .*, warm .*; TPOT/);
   });
