@@ -87,7 +87,7 @@ describe('calibration against the real engine', () => {
     assert.ok(loaded.ok, JSON.stringify(loaded));
     profile = loaded.value;
     assert.equal(profile.tokens.basis, 'usage', "the engine reports usage, so the fit is in the engine's tokens");
-    assert.equal(profile.target, 'llama-3.1-8b@h100-sxm:bf16');
+    assert.equal(profile.target, 'llama-3.1-8b@h100-sxm:bf16+vllm', 'the resolved id, naming the default engine');
     assert.equal(profile.tokens.localTokenizer, 'llama3');
     assert.deepEqual(
       profile.lengths.map((l) => [l.fraction, l.requests, l.failed]),
