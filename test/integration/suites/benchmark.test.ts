@@ -314,11 +314,14 @@ describe('benchmark this prompt', () => {
     const cli = (JSON.parse(out.text) as { coldTtftMs: { p50: number } }).coldTtftMs.p50;
     // The CLI maps the file's count to whole endpoint tokens, the editor applies the map to the
     // profile's terms: the same TTFT up to that rounding.
-    const shown = (h: string) => {
+    // The cell is rounded for display ("3.5 s" is 3,450–3,550 ms): allow half its last digit on top.
+    const close = (h: string) => {
       const m = /^([\d.]+) (ms|s)/.exec(ttftCell(h));
-      return m ? Number(m[1]) * (m[2] === 's' ? 1000 : 1) : Number.NaN;
+      if (!m) return false;
+      const unit = m[2] === 's' ? 1000 : 1;
+      const halfStep = (unit * 10 ** -(m[1].split('.')[1]?.length ?? 0)) / 2;
+      return Math.abs(Number(m[1]) * unit - cli) <= Math.max(1, cli * 0.01) + halfStep;
     };
-    const close = (h: string) => Math.abs(shown(h) - cli) <= Math.max(1, cli * 0.01);
     let last = '';
     const hover = await waitFor(`hover showing the CLI's ${formatMs(cli)}`, async () => {
       last = await hoverFor(vscode.Uri.file(prompt));
