@@ -93,7 +93,9 @@ async function runSession({ name, workspace, trusted, suites }) {
  * the selector inside the webview frames (real Chromium DOM), plus `scripted` = any frame where the
  * test page's XSS canary (window.__promptLensXss) was set;
  * NAME.click.json {selector} → NAME.result.json {clicked}: a real mouse click on the first match;
- * NAME.button.json {selector: label} → NAME.result.json {clicked}: clicks a workbench button (a dialog's).
+ * NAME.button.json {selector: label} → NAME.result.json {clicked}: clicks a workbench button (a dialog's);
+ * NAME.workbench.json {selector} → NAME.result.json {elements: [{text, attributes}]}: the rendered text
+ * (innerText) and attributes of every element matching the selector in the workbench page itself (not webviews).
  */
 async function serveRequests(page) {
   if (!existsSync(SCREENSHOTS)) return;
@@ -154,6 +156,17 @@ const HANDLERS = {
       }
     }
     return { clicked: false };
+  },
+  async workbench(page, selector) {
+    const elements = await page
+      .$$eval(selector, (found) =>
+        found.map((e) => ({
+          text: e.innerText,
+          attributes: Object.fromEntries([...e.attributes].map((a) => [a.name, a.value])),
+        })),
+      )
+      .catch(() => []);
+    return { elements };
   },
   async button(page, label) {
     const clicked = await page

@@ -8,6 +8,7 @@ import { PromptAnalyzer, type DocumentAnalysis } from './analysis/analyzer';
 import { Calibrations } from './bench/calibrations';
 import { registerBenchmark } from './bench/register';
 import { ComparePanel } from './commands/compare';
+import { openExamplePrompt } from './commands/example';
 import { showWorkspaceReport } from './commands/report';
 import { registerTargetCommands, targetPicker, type EffectivePrimary } from './commands/targets';
 import { isPromptDocument, promptSelector } from './promptDocuments';
@@ -101,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
     ...registerTargetCommands(tables, activePrimary),
     ...registerFindingCommands(),
     { dispose: () => providers.dispose() },
+    vscode.commands.registerCommand('promptLens.openExamplePrompt', () => openExamplePrompt(context.extensionUri)),
     vscode.commands.registerCommand('promptLens.showWorkspaceReport', () =>
       showWorkspaceReport(analyzer, context.storageUri ?? context.globalStorageUri),
     ),

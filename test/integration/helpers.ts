@@ -68,7 +68,11 @@ export interface WebviewQueryResult {
 }
 
 /** Sends a request to the harness (outside the extension host) and waits for its answer. */
-async function askHarness<T>(name: string, kind: 'query' | 'click' | 'button', selector: string): Promise<T> {
+async function askHarness<T>(
+  name: string,
+  kind: 'query' | 'click' | 'button' | 'workbench',
+  selector: string,
+): Promise<T> {
   const dir = process.env.PROMPT_LENS_SCREENSHOT_DIR;
   if (!dir) throw new Error('webview access needs the code-server harness (npm run test:integration)');
   mkdirSync(dir, { recursive: true });
@@ -88,6 +92,17 @@ export function queryWebviews(name: string, selector: string): Promise<WebviewQu
 /** Clicks the first element matching the selector in the webviews, with Chromium's real mouse. */
 export async function clickWebview(name: string, selector: string): Promise<boolean> {
   return (await askHarness<{ clicked: boolean }>(name, 'click', selector)).clicked;
+}
+
+export interface WorkbenchElement {
+  /** The rendered text (innerText: a <br> is a line break). */
+  text: string;
+  attributes: Record<string, string>;
+}
+
+/** Reads the real DOM of the workbench page itself (editors, walkthroughs, widgets; not webviews). */
+export async function queryWorkbench(name: string, selector: string): Promise<WorkbenchElement[]> {
+  return (await askHarness<{ elements: WorkbenchElement[] }>(name, 'workbench', selector)).elements;
 }
 
 /** Clicks a button of the workbench itself (e.g. in a modal dialog), by its label. */

@@ -11,33 +11,31 @@ export type RequestCounter = (messages: ChatMessage[]) => ChatCount;
 
 /**
  * Compares every request that reported prompt tokens with the local count of the messages it sent.
- * Counts are memoised per distinct request (warm requests are identical; cold ones differ by nonce),
- * and each new count waits for the event loop first: the editor runs this on its host thread, and a
- * run's cold requests are one whole-prompt count each. Undefined when no request reported usage.
+ * Counts are memoised per distinct request (warm requests are identical; cold ones differ by nonce).
+ * Undefined when no request reported usage.
  */
-export async function usageCheck(
+export function usageCheck(
   result: BenchResult,
   messages: ChatMessage[],
   count: RequestCounter,
-): Promise<UsageCheck | undefined> {
+): UsageCheck | undefined {
   const reported: RequestRecord[] = [];
   for (const mode of result.modes)
     for (const level of mode.levels) for (const r of level.requests) if (r.inputTokens !== undefined) reported.push(r);
   const first = reported[0];
   if (!first) return undefined;
   const memo = new Map<string, ChatCount>();
-  const diffs: number[] = [];
-  for (const r of reported) {
+  const local = (r: RequestRecord): ChatCount => {
     const key = r.nonce ?? '';
     let counted = memo.get(key);
     if (!counted) {
-      await new Promise((resolve) => setImmediate(resolve));
       counted = count(r.nonce === undefined ? messages : withNonce(messages, r.nonce));
       memo.set(key, counted);
     }
-    diffs.push((r.inputTokens as number) - counted.inputTokens);
-  }
-  const sample = memo.get(first.nonce ?? '') as ChatCount;
+    return counted;
+  };
+  const diffs = reported.map((r) => (r.inputTokens as number) - local(r).inputTokens);
+  const sample = local(first);
   const minDiff = Math.min(...diffs);
   const maxDiff = Math.max(...diffs);
   const check: UsageCheck = {

@@ -5,6 +5,7 @@ import { markdownCode, markdownText } from '../../core/markdown';
 import { footnotes, hoverTable, scenarioLine } from './targetTable';
 import { readSettings } from '../settings';
 import type { CheapestLine } from './cheapest';
+import { markHoverShown } from '../commands/example';
 
 /** The hover: tokens (prompt, message, selection) and per target TTFT cold/warm, TPOT, E2E, cost. */
 export class PromptHoverProvider implements vscode.HoverProvider {
@@ -29,6 +30,7 @@ export class PromptHoverProvider implements vscode.HoverProvider {
       renderHover(analysis, document.offsetAt(position), selectionTokens, this.cheapest.get(document)),
     );
     markdown.supportThemeIcons = true;
+    markHoverShown(); // completes the walkthrough's first step
     return new vscode.Hover(markdown);
   }
 }

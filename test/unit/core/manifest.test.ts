@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import picomatch from 'picomatch';
+import { localised, packaged, ROOT as root } from '../helpers/packaging';
 
 /** The Marketplace identity and what the VSIX carries (#25): every contributed file is packaged. */
-const root = join(__dirname, '../../..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   icon: string;
   galleryBanner: { color: string; theme: string };
@@ -19,12 +18,6 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
     jsonValidation: Array<{ url: string }>;
   };
 };
-
-/** Whether .vscodeignore (a whitelist: `**`, then `!path` lines) lets `path` into the VSIX. */
-function packaged(path: string): boolean {
-  const lines = readFileSync(join(root, '.vscodeignore'), 'utf8').split('\n');
-  return lines.filter((l) => l.startsWith('!')).some((l) => picomatch(l.slice(1))(path));
-}
 
 describe('manifest: Marketplace identity and packaging', () => {
   it('the icon is a 128×128 PNG and is packaged', () => {
@@ -65,6 +58,6 @@ describe('manifest: Marketplace identity and packaging', () => {
   it('declares where it runs: the workspace side, limited in virtual workspaces', () => {
     assert.deepEqual(manifest.extensionKind, ['workspace']);
     assert.equal(manifest.capabilities.virtualWorkspaces.supported, 'limited');
-    assert.match(manifest.capabilities.virtualWorkspaces.description, /promptLens\.tableFile/);
+    assert.match(localised(manifest.capabilities.virtualWorkspaces.description) ?? '', /promptLens\.tableFile/);
   });
 });
