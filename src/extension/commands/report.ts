@@ -43,8 +43,25 @@ export async function showWorkspaceReport(analyzer: PromptAnalyzer, storage: vsc
     const relative = posix.relative(posix.dirname(file.path), vscode.Uri.joinPath(folder.uri, path).path);
     return `${relative.split('/').map(encodeURIComponent).join('/')}#L${line}`;
   });
-  await mkdir(storage.fsPath, { recursive: true });
-  await writeAtomically(file.fsPath, markdown);
+  await writeReport(file, markdown);
   await vscode.commands.executeCommand('markdown.showPreview', file);
   return markdown;
+}
+
+/**
+ * Writes the report. When an earlier report is still open (its preview keeps the document), the new text
+ * goes through that document and is saved: VS Code does not watch files outside the workspace, so a
+ * file replaced on disk would leave the preview showing the previous run (another target's report).
+ */
+async function writeReport(file: vscode.Uri, markdown: string): Promise<void> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === file.toString());
+  if (!open) {
+    await mkdir(vscode.Uri.joinPath(file, '..').fsPath, { recursive: true });
+    await writeAtomically(file.fsPath, markdown);
+    return;
+  }
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(file, new vscode.Range(0, 0, open.lineCount, 0), markdown);
+  if (!(await vscode.workspace.applyEdit(edit)) || !(await open.save()))
+    throw new Error(`could not update the open report ${file.fsPath}`);
 }

@@ -381,7 +381,38 @@ describe('editor surfaces', () => {
     assert.ok(!markdown.includes('file:'), 'no file: links');
     assert.match(markdown, /\]\((\.\.\/)+[^)]*\/support\.prompt#L1\)/);
     assert.doesNotMatch(markdown, /9,007,199,254,740,991|\b1 warnings\b|\b1 errors\b/);
-    await new Promise((r) => setTimeout(r, 1500));
+    await waitForPreviewOf(markdown);
     await screenshot('report');
   });
+
+  it('Show Workspace Report run again after a target change shows the new target', async () => {
+    const config = vscode.workspace.getConfiguration('promptLens');
+    const before = await vscode.commands.executeCommand<string>('promptLens.showWorkspaceReport');
+    await waitForPreviewOf(before);
+    await config.update('targets', ['llama-3.1-8b@1xh100-sxm'], vscode.ConfigurationTarget.Global);
+    try {
+      // Run again with the earlier report's preview still open: it must show this run, not the last one.
+      const after = await vscode.commands.executeCommand<string>('promptLens.showWorkspaceReport');
+      assert.notEqual(reportTarget(after), reportTarget(before), 'the report names the new primary target');
+      assert.match(reportTarget(after), /llama-3\.1-8b/);
+      await waitForPreviewOf(after);
+    } finally {
+      await config.update('targets', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });
+
+/** The report's "Target **…**" label. */
+function reportTarget(markdown: string): string {
+  return (/^Target \*\*(.+?)\*\*/m.exec(markdown)?.[1] ?? '').replace(/\\(.)/g, '$1');
+}
+
+/** Waits until the Markdown preview in Chromium shows this report's target (not an earlier run's). */
+async function waitForPreviewOf(markdown: string): Promise<void> {
+  const target = reportTarget(markdown);
+  assert.ok(target, 'the report names its target');
+  await waitFor(`the report preview showing ${target}`, async () => {
+    const shown = await queryWebviews('report-target', 'p strong');
+    return shown.texts.includes(target) ? true : undefined;
+  });
+}
