@@ -12,7 +12,18 @@ const adapters = (...layers) =>
   layers.map((layer) => ({ group: [`**/${layer}/**`, `**/${layer}`], message: `Do not import src/${layer} here.` }));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-host/**', '.test-output/**', 'test/vscode-runner/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'out/**',
+      'node_modules/**',
+      '.vscode-host/**',
+      '.test-output/**',
+      'test/vscode-runner/**',
+      'reports/**',
+      '.stryker-tmp/**',
+    ],
+  },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { fitTtft, MIN_R2, toProfile } from '../../../../src/core/calibrate/fit';
+import { fitTtft, fitTtftAt, leastSquares, MIN_R2, toProfile } from '../../../../src/core/calibrate/fit';
 import { promptPrefix } from '../../../../src/core/calibrate/prefixes';
 
 const at = (lengths: number[], ttft: (n: number) => number, noise: number[] = [0]) =>
@@ -67,6 +67,100 @@ describe('calibration fit', () => {
     assert.equal(profile.tpotMs, 12);
     assert.ok(Math.abs(profile.ttftBaseMs - 10) < 1e-6);
     assert.equal(profile.msPerInputToken2, undefined);
+  });
+});
+
+/** #23 item 1: the fit's statistics, held to values computed by hand. */
+describe('calibration fit: statistics by hand', () => {
+  it('R² and RMSE over all samples: y = 10 + x through medians, samples ±1 ms around them', () => {
+    // Samples 10±1 at x=0 and 20±1 at x=10: the line through the medians misses each sample by 1 ms.
+    const fit = fitTtft([
+      { tokens: 0, ttftMs: [9, 10, 11] },
+      { tokens: 10, ttftMs: [19, 20, 21] },
+    ])!;
+    assert.ok(Math.abs(fit.a - 10) < 1e-9 && Math.abs(fit.b - 1) < 1e-9, JSON.stringify(fit));
+    // ssRes = 4 (four samples 1 ms off), ssTot = Σ(y − 15)² = 16+25+36+16+25+36 = 154.
+    assert.ok(Math.abs(fit.rmseMs - Math.sqrt(4 / 6)) < 1e-9, String(fit.rmseMs));
+    assert.ok(Math.abs(fit.r2 - (1 - 4 / 154)) < 1e-9, String(fit.r2));
+    assert.deepEqual(
+      fit.residuals.map((r) => [r.tokens, r.medianMs, r.samples]),
+      [
+        [0, 10, 3],
+        [10, 20, 3],
+      ],
+    );
+    assert.equal(fitTtftAt(fit, 30), fit.a + 30 * fit.b);
+  });
+
+  it('a flat, exact TTFT explains everything (R² 1); non-finite samples are dropped, not averaged', () => {
+    const flat = fitTtft([
+      { tokens: 100, ttftMs: [50, Number.NaN] },
+      { tokens: 200, ttftMs: [50, Number.POSITIVE_INFINITY] },
+    ])!;
+    assert.deepEqual([flat.r2, flat.rmseMs, flat.residuals[0]!.samples], [1, 0, 1]);
+    assert.ok(Math.abs(flat.b) < 1e-12 && Math.abs(flat.a - 50) < 1e-9);
+  });
+
+  it('a quadratic fit predicts with its n² term, and its profile carries it', () => {
+    const fit = fitTtft(at([2000, 8000, 16000, 32000, 64000], (n) => 20 + 0.02 * n + 2e-7 * n * n))!;
+    assert.ok(Math.abs(fitTtftAt(fit, 10_000) - (20 + 0.02 * 10_000 + 2e-7 * 1e8)) < 1e-3);
+    const profile = toProfile(fit, 5, '2026-12-01');
+    assert.equal(profile.msPerInputToken2, fit.c);
+    assert.equal(toProfile({ ...fit, b: -0.5 }, 5, '2026-12-01').msPerInputToken, 0, 'a negative slope is held at 0');
+  });
+
+  it('four lengths keep the quadratic only when it cuts the residual at the medians by a fifth', () => {
+    // A line plus a small bump at one length: curvature beyond noise (exact samples), but a parabola does not
+    // explain a bump, so the line stays.
+    const bumpy = at([1000, 2000, 3000, 4000], (n) => 10 + 0.1 * n + (n === 2000 ? 30 : 0));
+    assert.equal(fitTtft(bumpy)!.model, 'linear');
+    assert.equal(fitTtft(at([1000, 2000, 3000, 4000], (n) => 10 + 0.1 * n + 1e-5 * n * n))!.model, 'quadratic');
+    // A concave curve (negative n²) is never kept: attention only adds time.
+    assert.equal(fitTtft(at([1000, 2000, 4000], (n) => 10 + 0.1 * n - 1e-5 * n * n))!.model, 'linear');
+  });
+
+  it('least squares with partial pivoting: exact through points at large x, undefined when singular', () => {
+    const coef = leastSquares(
+      [
+        { x: 1e6, y: 3 },
+        { x: 2e6, y: 5 },
+        { x: 3e6, y: 7 },
+      ],
+      1,
+    )!;
+    assert.ok(Math.abs(coef[0]! - 1) < 1e-9 && Math.abs(coef[1]! - 2e-6) < 1e-18, JSON.stringify(coef));
+    const quad = leastSquares(
+      [
+        { x: -1, y: 1 },
+        { x: 0, y: 0 },
+        { x: 2, y: 4 },
+      ],
+      2,
+    )!;
+    assert.deepEqual(
+      quad.map((k) => Math.round(k * 1e9) / 1e9),
+      [0, 0, 1],
+    );
+    assert.equal(
+      leastSquares(
+        [
+          { x: 5, y: 1 },
+          { x: 5, y: 2 },
+        ],
+        1,
+      ),
+      undefined,
+    );
+    assert.deepEqual(
+      leastSquares(
+        [
+          { x: 0, y: 4 },
+          { x: 0, y: 6 },
+        ],
+        0,
+      ),
+      [5],
+    );
   });
 });
 
