@@ -1,18 +1,13 @@
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { analysisAnswer, compareAnswer, reportAnswer, type ToolAnswer } from '../../core/agentTools/answers';
-import {
-  analyzePromptInput,
-  compareTargetsInput,
-  countInput,
-  estimateInput,
-  workspaceReportInput,
-} from '../../core/agentTools/inputs';
+import { AGENT_TOOLS } from '../../core/agentTools/definitions';
+import { pathUnder } from '../../core/agentTools/paths';
 import {
   analyzePrompt,
   comparePrompt,
@@ -110,10 +105,10 @@ class RootFiles {
     } catch (error) {
       throw new UsageError(`${path}: ${describeFsError(error)}`);
     }
-    const rel = relative(this.root, real);
-    if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel))
+    const rel = pathUnder(this.root, real);
+    if (rel === undefined)
       throw new UsageError(`${path}: outside the root ${this.root}; this server reads files only under it`);
-    return { real, relative: rel.split(sep).join('/') || '.' };
+    return { real, relative: rel };
   }
 
   async prompt(path: string): Promise<PromptFile> {
@@ -149,100 +144,70 @@ function registerTools(server: McpServer, config: AgentConfig, files: RootFiles)
   // The SDK parses each call with inputSchema before `run`; its callback type is a conditional on the schema
   // type that TypeScript cannot resolve for a generic one, hence the cast.
   const tool = <T>(
-    name: string,
-    description: string,
-    inputSchema: z.ZodType<T>,
+    definition: { mcpName: string; description: string; input: z.ZodType<T> },
     run: (input: T) => Promise<ToolAnswer>,
   ) =>
-    server.registerTool(name, { description, inputSchema, annotations }, (async (input: T) =>
-      reply(await run(input))) as never);
+    server.registerTool(
+      definition.mcpName,
+      { description: definition.description, inputSchema: definition.input, annotations },
+      (async (input: T) => reply(await run(input))) as never,
+    );
 
-  tool(
-    'analyzePrompt',
-    'Tokens per message, TTFT (cold and warm: the cacheable prefix served from cache; p99 at the scenario concurrency), ' +
-      'TPOT, E2E and cost per call and per 1,000 calls on each target, and the findings (oversized RAG context, ' +
-      'prefix-cache breakers, shareable prefixes) of one prompt file — the figures the editor hover shows.',
-    analyzePromptInput,
-    async (input) => {
-      const prompt = await files.prompt(input.path);
-      const workspace = await files.tree();
-      const targets = input.targets ? resolveTargets(input.targets, config) : config.targets;
-      const { analysis, problems } = await analyzePrompt(
-        { ...config, targets },
-        prompt,
-        workspace.inputs,
-        input.scenario,
-      );
-      return analysisAnswer(prompt.path, analysis, [...problems, ...workspace.skipped]);
-    },
-  );
+  tool(AGENT_TOOLS.analyzePrompt, async (input) => {
+    const prompt = await files.prompt(input.path);
+    const workspace = await files.tree();
+    const targets = input.targets ? resolveTargets(input.targets, config) : config.targets;
+    const { analysis, problems } = await analyzePrompt(
+      { ...config, targets },
+      prompt,
+      workspace.inputs,
+      input.scenario,
+    );
+    return analysisAnswer(prompt.path, analysis, [...problems, ...workspace.skipped]);
+  });
 
-  tool(
-    'compareTargets',
-    'Ranks API models and self-hosted deployments for one prompt file under a workload profile (SLO: TTFT p99, ' +
-      'TPOT; concurrency; output tokens): which meet the SLO, cheapest first — the Compare Targets view.',
-    compareTargetsInput,
-    async (input) => {
-      const prompt = await files.prompt(input.path);
-      const workspace = await files.tree();
-      const { result, problems } = await comparePrompt(config, prompt, workspace.inputs, input.scenario);
-      return compareAnswer(prompt.path, result, input.limit ?? 10, [...problems, ...workspace.skipped]);
-    },
-  );
+  tool(AGENT_TOOLS.compareTargets, async (input) => {
+    const prompt = await files.prompt(input.path);
+    const workspace = await files.tree();
+    const { result, problems } = await comparePrompt(config, prompt, workspace.inputs, input.scenario);
+    return compareAnswer(prompt.path, result, input.limit ?? 10, [...problems, ...workspace.skipped]);
+  });
 
-  tool(
-    'workspaceReport',
-    'The workspace report: every prompt file under a folder with its tokens, TTFT and cost on one target, shared ' +
-      'prefixes, and the findings, worst first.',
-    workspaceReportInput,
-    async (input) => {
-      const { inputs, skipped } = await files.tree(input.dir);
-      const targets = input.target ? resolveTargets([input.target], config) : config.targets;
-      return reportAnswer(workspaceReport({ ...config, targets }, inputs), input.limit ?? 20, skipped);
-    },
-  );
+  tool(AGENT_TOOLS.workspaceReport, async (input) => {
+    const { inputs, skipped } = await files.tree(input.dir);
+    const targets = input.target ? resolveTargets([input.target], config) : config.targets;
+    return reportAnswer(workspaceReport({ ...config, targets }, inputs), input.limit ?? 20, skipped);
+  });
 
-  tool(
-    'count',
-    'Tokens of one prompt file as `prompt-lens count --json` counts them: content, billed input (chat template or ' +
-      'overhead), per message, unfilled variables.',
-    countInput,
-    async (input) => {
-      const prompt = await files.prompt(input.path);
-      const forced = input.target
-        ? targetTokenizer(resolveTarget(parseTargetId(input.target), config.tables))
-        : input.tokenizer;
-      const count = countFile(prompt, forced);
-      const mark = count.exact ? '' : '≈';
-      return {
-        text: `${prompt.path}: ${mark}${count.inputTokens.toLocaleString('en-US')} input tokens, ${mark}${count.contentTokens.toLocaleString('en-US')} content (${count.tokenizer}${count.exact ? '' : ', approximate'}); ${count.messages.map((m) => `${m.role} ${m.tokens}`).join(', ')}`,
-        data: { file: prompt.path, ...count },
-      };
-    },
-  );
+  tool(AGENT_TOOLS.count, async (input) => {
+    const prompt = await files.prompt(input.path);
+    const forced = input.target
+      ? targetTokenizer(resolveTarget(parseTargetId(input.target), config.tables))
+      : input.tokenizer;
+    const count = countFile(prompt, forced);
+    const mark = count.exact ? '' : '≈';
+    return {
+      text: `${prompt.path}: ${mark}${count.inputTokens.toLocaleString('en-US')} input tokens, ${mark}${count.contentTokens.toLocaleString('en-US')} content (${count.tokenizer}${count.exact ? '' : ', approximate'}); ${count.messages.map((m) => `${m.role} ${m.tokens}`).join(', ')}`,
+      data: { file: prompt.path, ...count },
+    };
+  });
 
-  tool(
-    'estimate',
-    'TTFT, TPOT, E2E and cost of one prompt file on one target, as `prompt-lens estimate --json` computes them ' +
-      '(optional cached tokens, output tokens, concurrency).',
-    estimateInput,
-    async (input) => {
-      const prompt = await files.prompt(input.path);
-      const target = resolveTarget(parseTargetId(input.target), config.tables);
-      const {
-        estimate: e,
-        tokenizer,
-        tokensExact,
-      } = estimateFile(target, prompt, {
-        ...(input.cachedTokens !== undefined ? { cachedTokens: input.cachedTokens } : {}),
-        ...(input.outputTokens !== undefined ? { outputTokens: input.outputTokens } : {}),
-        ...(input.concurrency !== undefined ? { concurrency: input.concurrency } : {}),
-      });
-      const tokens = { tokenizer, exact: tokensExact };
-      return {
-        text: humanReport(e, tokens, servingLabel(target)),
-        data: { file: prompt.path, ...toJson(e, tokens), serving: servingLabel(target) },
-      };
-    },
-  );
+  tool(AGENT_TOOLS.estimate, async (input) => {
+    const prompt = await files.prompt(input.path);
+    const target = resolveTarget(parseTargetId(input.target), config.tables);
+    const {
+      estimate: e,
+      tokenizer,
+      tokensExact,
+    } = estimateFile(target, prompt, {
+      ...(input.cachedTokens !== undefined ? { cachedTokens: input.cachedTokens } : {}),
+      ...(input.outputTokens !== undefined ? { outputTokens: input.outputTokens } : {}),
+      ...(input.concurrency !== undefined ? { concurrency: input.concurrency } : {}),
+    });
+    const tokens = { tokenizer, exact: tokensExact };
+    return {
+      text: humanReport(e, tokens, servingLabel(target)),
+      data: { file: prompt.path, ...toJson(e, tokens), serving: servingLabel(target) },
+    };
+  });
 }

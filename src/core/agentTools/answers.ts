@@ -36,12 +36,12 @@ export interface TargetFigures {
   /** At the scenario's concurrency: p50 and p99, cold and (when a prefix is cacheable) warm. */
   ttftAtConcurrencyMs: { cold: { p50: number; p99: number }; warm: { p50: number; p99: number } | null };
   tpotMs: Range;
-  /** Warm when a prefix is cacheable, else cold: the hover's E2E and cost columns. */
-  e2eMs: Range;
+  /** Cold, and warm when a prefix is cacheable. */
+  e2eMs: { cold: Range; warm: Range | null };
   /** null where the target has no price (a self-hosted row without $/GPU-hour). */
-  costPerCallUsd: number | null;
+  costPerCallUsd: { cold: number | null; warm: number | null };
+  /** One cold call that fills the cache, then 999 warm ones (1,000 cold without a warm figure): the hover's. */
   costPer1kCallsUsd: number | null;
-  coldCostPerCallUsd: number | null;
   phase: string;
   advice: string | null;
   errors: string[];
@@ -50,7 +50,6 @@ export interface TargetFigures {
 }
 
 export function targetFigures(t: TargetEstimate): TargetFigures {
-  const served = t.warm ?? t.cold;
   const atC = (f: typeof t.cold) => ({ p50: f.ttftMs.p50, p99: f.ttftP99Ms });
   return {
     id: t.id,
@@ -61,10 +60,9 @@ export function targetFigures(t: TargetEstimate): TargetFigures {
     ttftMs: { cold: t.cold.ttftMs, warm: t.warm?.ttftMs ?? null },
     ttftAtConcurrencyMs: { cold: atC(t.cold), warm: t.warm ? atC(t.warm) : null },
     tpotMs: t.cold.tpotMs,
-    e2eMs: served.e2eMs,
-    costPerCallUsd: served.costUsd,
-    costPer1kCallsUsd: served.costPer1kCallsUsd,
-    coldCostPerCallUsd: t.cold.costUsd,
+    e2eMs: { cold: t.cold.e2eMs, warm: t.warm?.e2eMs ?? null },
+    costPerCallUsd: { cold: t.cold.costUsd, warm: t.warm?.costUsd ?? null },
+    costPer1kCallsUsd: (t.warm ?? t.cold).costPer1kCallsUsd,
     phase: t.phase,
     advice: t.advice ?? null,
     errors: t.errors,
@@ -95,12 +93,13 @@ export function analysisAnswer(file: string, a: PromptAnalysis, notes: readonly 
   for (const [i, t] of a.targets.entries()) {
     const f = figures[i]!;
     lines.push(
+      // The hover's cells, in its words: cold TTFT with its range, warm p50, TPOT, cold E2E and $/call, $/1k calls.
       `${t.label}${i === 0 ? ' (primary)' : ''}: TTFT cold ${formatRange(f.ttftMs.cold)}` +
-        `${f.ttftMs.warm ? `, warm ${formatRange(f.ttftMs.warm)}` : ''}; ` +
+        `${f.ttftMs.warm ? `, warm ${formatMs(f.ttftMs.warm.p50)}` : ''}; ` +
         `at concurrency ${a.profile.concurrency} p99 ${formatMs(f.ttftAtConcurrencyMs.cold.p99)} cold` +
         `${f.ttftAtConcurrencyMs.warm ? ` / ${formatMs(f.ttftAtConcurrencyMs.warm.p99)} warm` : ''}; ` +
-        `TPOT ${formatMs(f.tpotMs.p50)}; E2E ${formatMs(f.e2eMs.p50)}; ` +
-        `${formatUsd(f.costPerCallUsd)}/call, ${formatUsd(f.costPer1kCallsUsd)} per 1k calls; ${t.phase}`,
+        `TPOT ${formatMs(f.tpotMs.p50)}; E2E cold ${formatMs(f.e2eMs.cold.p50)}; ` +
+        `${formatUsd(f.costPerCallUsd.cold)}/call cold, ${formatUsd(f.costPer1kCallsUsd)} per 1k calls; ${t.phase}`,
       ...(t.advice ? [`  ! ${t.advice}`] : []),
       ...t.errors.map((e) => `  error: ${e}`),
     );

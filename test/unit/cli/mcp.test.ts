@@ -141,7 +141,7 @@ describe('prompt-lens mcp (the built CLI, the SDK client over stdio)', function 
         id: string;
         inputTokens: number;
         ttftMs: { cold: unknown; warm: unknown };
-        coldCostPerCallUsd: number;
+        costPerCallUsd: { cold: number };
         tpotMs: unknown;
       }>;
       findings: unknown[];
@@ -168,7 +168,7 @@ describe('prompt-lens mcp (the built CLI, the SDK client over stdio)', function 
     assert.equal(gpt.inputTokens, expected.inputTokens);
     assert.deepEqual(gpt.ttftMs.cold, expected.coldTtftMs);
     assert.deepEqual(gpt.tpotMs, expected.tpotMs);
-    assert.equal(gpt.coldCostPerCallUsd, expected.costUsd);
+    assert.equal(gpt.costPerCallUsd.cold, expected.costUsd);
     assert.match(text(result), /TTFT cold .*; TPOT .*\/call/);
     assert.match(text(result), /Findings/);
   });
