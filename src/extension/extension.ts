@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { log } from './log';
 import type { CompareViewState } from '../webview/compare/state';
 import type { ResultsViewState } from '../webview/results/state';
+import { registerAgentTools } from './agentTools';
 import { PromptAnalyzer, type DocumentAnalysis } from './analysis/analyzer';
 import { Calibrations } from './bench/calibrations';
 import { registerBenchmark } from './bench/register';
@@ -101,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
     ...bench.disposables,
     ...registerTargetCommands(tables, activePrimary),
     ...registerFindingCommands(),
+    ...registerAgentTools(analyzer),
     { dispose: () => providers.dispose() },
     vscode.commands.registerCommand('promptLens.openExamplePrompt', () => openExamplePrompt(context.extensionUri)),
     vscode.commands.registerCommand('promptLens.showWorkspaceReport', () =>

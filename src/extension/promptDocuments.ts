@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import type { ReportFileInput } from '../core/findings/report';
+import { decodeFileText } from '../core/prompt/fileText';
 import { builtinPromptGlobs, PROMPT_LANGUAGES } from '../core/prompt/formats';
 import { promptFileMatcher } from '../core/promptFiles';
 import { readSettings } from './settings';
@@ -37,4 +39,22 @@ export async function findPromptFiles(limit = 5000): Promise<vscode.Uri[]> {
   );
   const unique = new Map(found.flat().map((uri) => [uri.toString(), uri]));
   return [...unique.values()].slice(0, limit);
+}
+
+/**
+ * The text of every prompt file in the workspace (open ones as edited, unsaved changes included), named
+ * relative to the workspace; files over `maxFileBytes` and unreadable ones are left out.
+ */
+export async function readWorkspacePrompts(maxFileBytes: number): Promise<ReportFileInput[]> {
+  const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
+  const inputs: ReportFileInput[] = [];
+  for (const uri of await findPromptFiles()) {
+    const document = open.get(uri.toString());
+    const bytes = document ? undefined : await vscode.workspace.fs.readFile(uri).then(undefined, () => undefined);
+    if (!document && (!bytes || bytes.byteLength > maxFileBytes)) continue;
+    const text = document ? document.getText() : decodeFileText(bytes);
+    if (document && Buffer.byteLength(text) > maxFileBytes) continue;
+    inputs.push({ path: vscode.workspace.asRelativePath(uri, false), text });
+  }
+  return inputs;
 }

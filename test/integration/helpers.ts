@@ -1,6 +1,9 @@
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { formatMs, formatRange, formatUsd } from '../../src/core/format';
+import { markdownText } from '../../src/core/markdown';
 import type { PromptLensApi } from '../../src/extension/extension';
 
 export const EXTENSION_ID = 'prompt-latency-lens.prompt-latency-lens';
@@ -116,4 +119,53 @@ export async function cleanWorkbench(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closePanel');
   await vscode.commands.executeCommand('notifications.clearAll');
   await sleep(300);
+}
+
+/** A language-model tool's answer through `vscode.lm.invokeTool`: its text for the model, then its data (JSON). */
+export async function invokeAgentTool(name: string, input: object): Promise<{ text: string; data: AgentData }> {
+  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+  // The parts cross the extension host from another extension: read them by shape, not by class.
+  const texts = result.content.map((part) => (part as { value?: unknown }).value).filter((v) => typeof v === 'string');
+  if (texts.length !== 2)
+    throw new Error(`expected a text part and a data part, got ${JSON.stringify(result.content)}`);
+  return { text: texts[0]!, data: JSON.parse(texts[1]!) as AgentData };
+}
+
+/** The fields of an analyzePrompt answer's data the suites compare with the hover. */
+export interface AgentTarget {
+  id: string;
+  label: string;
+  inputTokens: number;
+  tokensExact: boolean;
+  ttftMs: { cold: { p50: number; low: number; high: number }; warm: { p50: number } | null };
+  tpotMs: { p50: number };
+  e2eMs: { cold: { p50: number } };
+  costPerCallUsd: { cold: number | null };
+  costPer1kCallsUsd: number | null;
+}
+export type AgentData = Record<string, unknown> & { targets?: AgentTarget[]; notes?: string[] };
+
+/** The Prompt Latency Lens hover of a document. */
+export async function promptLensHover(uri: vscode.Uri, position = new vscode.Position(1, 3)): Promise<string> {
+  const hover = (await hoverTexts(uri, position)).find((t) => t.includes('Prompt Latency Lens'));
+  assert.ok(hover, 'no Prompt Latency Lens hover');
+  return hover;
+}
+
+/**
+ * The hover's row of one target, cell by cell, against an agent tool's figures for it: TTFT cold with its range,
+ * warm, TPOT, E2E cold, $/call cold, $/1k calls.
+ */
+export function assertHoverRow(hover: string, t: AgentTarget): void {
+  const gap = '\u2007\u2007';
+  const row = hover.split('\n').find((l) => l.startsWith(`| ${markdownText(t.label)} |`));
+  assert.ok(row, `no hover row for ${t.label} in\n${hover}`);
+  const cells = row.split(' | ').slice(1);
+  assert.equal(cells[0], `${gap}${formatRange(t.ttftMs.cold)}`, row);
+  if (t.ttftMs.warm) assert.equal(cells[1], `${gap}${formatMs(t.ttftMs.warm.p50)}`, row);
+  else assert.ok(cells[1]?.startsWith(`${gap}–`), row);
+  assert.equal(cells[2], `${gap}${formatMs(t.tpotMs.p50)}`, row);
+  assert.equal(cells[3], `${gap}${formatMs(t.e2eMs.cold.p50)}`, row);
+  assert.equal(cells[4], `${gap}${formatUsd(t.costPerCallUsd.cold)}`, row);
+  assert.equal(cells[5], `${gap}${formatUsd(t.costPer1kCallsUsd)} |`, row);
 }

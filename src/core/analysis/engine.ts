@@ -1,6 +1,6 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
 import { compareTargets, selfHostedModel, type CompareResult, type WorkloadProfile } from '../compare';
-import { promptTokenCounter, type PromptCount } from '../count';
+import { countPrompt, promptTokenCounter, type PromptCount } from '../count';
 import {
   parseTargetId,
   resolveTarget,
@@ -259,6 +259,23 @@ export class AnalysisEngine {
     );
   }
 
+  /**
+   * The counts of a counted version with more tokenizers (an agent's own targets), as Compare counts
+   * them: the ones already known, the rest counted once. Undefined when that version is no longer
+   * the latest counted.
+   */
+  recount(
+    key: string,
+    version: number,
+    tokenizers: readonly TokenizerId[],
+  ): Partial<Record<TokenizerId, PromptCount>> | undefined {
+    const counted = this.documents.get(key)?.counted;
+    if (counted?.version !== version) return undefined;
+    const counts = { ...counted.counts };
+    for (const id of tokenizers) counts[id] ??= countPrompt(counted.parsed, getTokenizer(id));
+    return counts;
+  }
+
   /** Tokens of a piece of text (the hover's selection). */
   countText(tokenizer: TokenizerId, text: string): number {
     return getTokenizer(tokenizer).count(text);
@@ -292,10 +309,13 @@ export class AnalysisEngine {
     });
   }
 
-  /** The workspace report on the primary target. */
-  report(inputs: readonly ReportFileInput[]): PromptReport {
+  /** The workspace report on the primary target, or on the target named (resolved with the engine assumed). */
+  report(inputs: readonly ReportFileInput[], targetId?: string): PromptReport {
     const config = this.configured();
-    const target = findingTarget(config.targets[0]!, config.workload);
+    const primary = targetId
+      ? resolveTarget(parseTargetId(targetId), config.tables, config.assume)
+      : config.targets[0]!;
+    const target = findingTarget(primary, config.workload);
     return buildReport(
       inputs,
       {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { log } from '../log';
 import type { Cacheable, CountResult, EngineConfig } from '../../core/analysis/engine';
 import { estimateTarget, type TargetEstimate } from '../../core/analysis/targetEstimates';
-import type { CompareResult, WorkloadProfile } from '../../core/compare';
+import type { CompareResult, SloSettings, WorkloadProfile } from '../../core/compare';
 import type { PromptCount } from '../../core/count';
 import {
   DEFAULT_ENGINE,
@@ -26,10 +26,9 @@ import type { TokenizerId } from '../../core/tokenize/types';
 import type { Calibrations } from '../bench/calibrations';
 import { readSettings, readWorkloadProfile } from '../settings';
 import { KeyedTimers } from '../keyedTimers';
-import { findPromptFiles, isPromptDocument } from '../promptDocuments';
+import { isPromptDocument, readWorkspacePrompts } from '../promptDocuments';
 import type { ExtensionTables } from '../tables';
 import { EngineClient } from './engineClient';
-import { decodeFileText } from '../../core/prompt/fileText';
 
 /** From this size, findings (tens of milliseconds per pass on a megabyte) wait for a pause in typing. */
 const DEFERRED_FINDINGS_CHARS = 200_000;
@@ -76,6 +75,8 @@ interface Config {
 export class PromptAnalyzer implements vscode.Disposable {
   private readonly engine: EngineClient;
   private readonly results = new Map<string, DocumentAnalysis>();
+  /** The counts and resolved targets each analysis was estimated from (an agent may ask for other targets). */
+  private readonly countedOf = new WeakMap<DocumentAnalysis, CountResult>();
   /** Results computed before the workspace scan finished: still shown, recomputed on the next refresh. */
   private readonly stale = new Set<string>();
   private readonly pendingEdits = new Map<string, TextEdit[]>();
@@ -217,26 +218,26 @@ export class PromptAnalyzer implements vscode.Disposable {
     const withFindings = async (): Promise<DocumentAnalysis | undefined> => {
       const found = await this.engine.call('findings', key, version);
       if (!found || document.version !== version) return undefined;
-      return {
+      return this.keep(counted, {
         ...base,
         targets: this.estimates(counted, profile, found.cacheable, config.cacheTtl),
         findings: found.findings,
         instructions: found.instructions,
         ...(found.cacheable ? { cacheable: found.cacheable } : {}),
-      };
+      });
     };
 
     if (text.length >= DEFERRED_FINDINGS_CHARS) {
       // Large prompt: counts and estimates now (status bar, hover), findings once typing pauses;
       // until then the previous findings and cacheable prefix stand.
       const previous = this.results.get(key);
-      const result: DocumentAnalysis = {
+      const result = this.keep(counted, {
         ...base,
         targets: this.estimates(counted, profile, previous?.cacheable, config.cacheTtl),
         findings: previous?.findings ?? [],
         ...(previous?.instructions ? { instructions: previous.instructions } : {}),
         ...(previous?.cacheable ? { cacheable: previous.cacheable } : {}),
-      };
+      });
       this.store(document, result, generation);
       this.deferFindings(document, generation, withFindings);
       return result;
@@ -245,6 +246,57 @@ export class PromptAnalyzer implements vscode.Disposable {
     if (!result) return this.results.get(key);
     this.store(document, result, generation);
     return result;
+  }
+
+  private keep(counted: CountResult, analysis: DocumentAnalysis): DocumentAnalysis {
+    this.countedOf.set(analysis, counted);
+    return analysis;
+  }
+
+  /**
+   * The analysis once the workspace scan of its primary target is done (findings and the cacheable prefix
+   * against every prompt of the workspace), as the hover shows it from then on.
+   */
+  async settled(document: vscode.TextDocument): Promise<DocumentAnalysis | undefined> {
+    const first = await this.analyze(document);
+    const scan = first?.targets[0] && this.scans.get(first.targets[0].id);
+    if (!scan) return first;
+    await scan;
+    return this.analyze(document);
+  }
+
+  /**
+   * What an agent asked for: the settled analysis, estimated on its own targets (primary first; counted in the
+   * worker) and for its scenario over the document's workload. Findings and the cacheable prefix stay the
+   * editor's, from the configured primary target and workload.
+   */
+  async forAgent(
+    document: vscode.TextDocument,
+    request: { targets?: readonly string[]; scenario?: SloSettings },
+  ): Promise<DocumentAnalysis | undefined> {
+    const analysis = await this.settled(document);
+    if (!analysis || analysis.tooLarge || (!request.targets && !request.scenario)) return analysis;
+    const counted = this.countedOf.get(analysis);
+    if (!counted) throw new Error(`${document.fileName}: the analysis is not ready yet; ask again`);
+    const config = await this.configuration();
+    const { tables, assume } = config.engine;
+    const targets = request.targets?.map((id) => resolveTarget(parseTargetId(id), tables, assume)) ?? counted.targets;
+    const counts = await this.engine.call(
+      'recount',
+      document.uri.toString(),
+      analysis.version,
+      targets.map((t) => targetTokenizer(t)),
+    );
+    if (!counts) throw new Error(`${document.fileName} changed while it was analysed; ask again`);
+    const recounted: CountResult = { ...counted, counts, targets };
+    const { profile } = readWorkloadProfile(document.getText(), document.uri, request.scenario);
+    const { frontMatterTarget: _chosen, ...rest } = analysis;
+    return {
+      ...(request.targets ? rest : analysis),
+      count: countFor(recounted, targets[0]!),
+      targets: this.estimates(recounted, profile, analysis.cacheable, config.cacheTtl),
+      profile,
+    };
   }
 
   private estimates(
@@ -320,10 +372,10 @@ export class PromptAnalyzer implements vscode.Disposable {
     });
   }
 
-  /** The workspace report on the primary target. */
-  async report(inputs: ReportFileInput[]): Promise<PromptReport> {
+  /** The workspace report on the primary target, or on the target named. */
+  async report(inputs: ReportFileInput[], targetId?: string): Promise<PromptReport> {
     await this.configuration();
-    return this.engine.call('report', inputs);
+    return this.engine.call('report', inputs, targetId);
   }
 
   /**
@@ -333,20 +385,7 @@ export class PromptAnalyzer implements vscode.Disposable {
   private scanWorkspace(config: Config, primary: ResolvedTarget, generation: number): void {
     if (this.scans.has(primary.id)) return;
     const scan = (async () => {
-      const uris = await findPromptFiles();
-      const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
-      const sources: ReportFileInput[] = [];
-      for (const uri of uris) {
-        try {
-          const document = open.get(uri.toString());
-          const bytes = document ? undefined : await vscode.workspace.fs.readFile(uri);
-          const text = document ? document.getText() : decodeFileText(bytes);
-          if ((bytes?.byteLength ?? Buffer.byteLength(text)) > config.maxFileBytes) continue;
-          sources.push({ path: vscode.workspace.asRelativePath(uri, false), text });
-        } catch {
-          /* unreadable: skipped, the report lists it */
-        }
-      }
+      const sources = await readWorkspacePrompts(config.maxFileBytes);
       await this.engine.call('scan', primary.id, sources);
       if (generation !== this.generation) return;
       // Hovers keep answering from the results they have while the surfaces refresh them all.

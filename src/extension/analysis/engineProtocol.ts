@@ -1,7 +1,8 @@
 import type { AnalysisEngine } from '../../core/analysis/engine';
 
 /** The engine methods the extension host calls in the analysis worker. */
-export type EngineMethod = 'configure' | 'count' | 'findings' | 'scan' | 'countText' | 'compare' | 'report' | 'forget';
+export type EngineMethod =
+  'configure' | 'count' | 'findings' | 'scan' | 'recount' | 'countText' | 'compare' | 'report' | 'forget';
 export type EngineApi = Pick<AnalysisEngine, EngineMethod>;
 
 export interface EngineRequest {

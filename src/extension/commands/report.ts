@@ -2,13 +2,11 @@ import { mkdir } from 'node:fs/promises';
 import { posix } from 'node:path';
 import * as vscode from 'vscode';
 import { showWarning } from '../notify';
-import type { ReportFileInput } from '../../core/findings/report';
 import { reportMarkdown } from '../../core/findings/reportMarkdown';
 import type { PromptAnalyzer } from '../analysis/analyzer';
 import { writeAtomically } from '../bench/history';
 import { readSettings } from '../settings';
-import { findPromptFiles } from '../promptDocuments';
-import { decodeFileText } from '../../core/prompt/fileText';
+import { readWorkspacePrompts } from '../promptDocuments';
 
 /**
  * "Show Workspace Report": every prompt file (open ones with their unsaved text) on the primary
@@ -22,18 +20,7 @@ export async function showWorkspaceReport(analyzer: PromptAnalyzer, storage: vsc
     void showWarning('Prompt Latency Lens: open a folder to report on its prompts.');
     return undefined;
   }
-  const { settings } = readSettings();
-  const uris = await findPromptFiles();
-  const inputs: ReportFileInput[] = [];
-  for (const uri of uris) {
-    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    const bytes = open ? undefined : await vscode.workspace.fs.readFile(uri).then(undefined, () => undefined);
-    if (!open && (!bytes || bytes.byteLength > settings.maxFileBytes)) continue;
-    inputs.push({
-      path: vscode.workspace.asRelativePath(uri, false),
-      text: open ? open.getText() : decodeFileText(bytes),
-    });
-  }
+  const inputs = await readWorkspacePrompts(readSettings().settings.maxFileBytes);
   const report = await analyzer.report(inputs);
   // A file, not an untitled document: closing the preview never asks to save anything.
   const file = vscode.Uri.joinPath(storage, 'workspace-report.md');

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, openPrompt } from '../helpers';
+import { readFileSync } from 'node:fs';
+import { loadTables, parseTargetId, resolveTarget } from '../../../src/core/estimate';
+import { EXTENSION_ID, assertHoverRow, invokeAgentTool, openPrompt, promptLensHover, workspaceFile } from '../helpers';
 
 // Runs in the harness's second session: the same extension in a workspace that is NOT trusted.
 describe('untrusted workspace', () => {
@@ -41,5 +43,31 @@ describe('untrusted workspace', () => {
     );
     assert.equal(calibration, undefined);
     assert.equal(requests, 0);
+  });
+
+  it('the language-model tools ignore the workspace’s provider rows and endpoints, say so, and match the hover', async () => {
+    // The workspace's provider row is valid: trusted, it would be a target.
+    const settings = JSON.parse(readFileSync(workspaceFile('.vscode/settings.json').fsPath, 'utf8')) as {
+      'promptLens.providers': unknown[];
+    };
+    const trusted = loadTables([{ name: 'settings', data: { providers: settings['promptLens.providers'] } }]);
+    assert.equal(resolveTarget(parseTargetId('workspace/free-model'), trusted.tables).id, 'workspace/free-model');
+    await assert.rejects(
+      invokeAgentTool('promptLens_analyzePrompt', { path: 'support.prompt', targets: ['workspace/free-model'] }),
+      /workspace\/free-model/,
+    );
+
+    const editor = await openPrompt('support.prompt');
+    const { text, data } = await invokeAgentTool('promptLens_analyzePrompt', { path: 'support.prompt' });
+    assert.match(
+      text,
+      /not trusted \(Workspace Trust\): its promptLens\.endpoints, promptLens\.providers settings are ignored/,
+    );
+    assert.equal(data.notes!.filter((n) => n.includes('not trusted')).length, 1);
+    const hover = await promptLensHover(editor.document.uri);
+    for (const t of data.targets!) assertHoverRow(hover, t);
+    const report = await invokeAgentTool('promptLens_workspaceReport', {});
+    assert.match(report.text, /not trusted/);
+    assert.equal(requests, 0, 'no tool contacted the endpoint');
   });
 });
