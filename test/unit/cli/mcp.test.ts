@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -171,6 +171,26 @@ describe('prompt-lens mcp (the built CLI, the SDK client over stdio)', function 
     assert.equal(gpt.costPerCallUsd.cold, expected.costUsd);
     assert.match(text(result), /TTFT cold .*; TPOT .*\/call/);
     assert.match(text(result), /Findings/);
+  });
+
+  it("the README's agent example is this server's answer, line by line ('[…]' marks a cut)", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const example =
+      /an agent calls `analyzePrompt`\s+`(\{.*?\})` and reads \(real answer\):\n\s*```\n([\s\S]*?)\n\s*```/.exec(
+        readme,
+      );
+    assert.ok(example, 'the README shows an analyzePrompt call and its answer');
+    const args = JSON.parse(example[1]!) as { path: string };
+    // The example names the file in examples/; this root holds the same file under prompts/.
+    const result = await call('analyzePrompt', { ...args, path: args.path.replace('examples/', 'prompts/') });
+    const answer = text(result).split('\n');
+    const shown = example[2]!.split('\n').map((l) => l.replace(/^ {2}/, ''));
+    for (const [i, line] of shown.entries()) {
+      const got = answer[i]!.replace('prompts/', 'examples/');
+      const fix = `README line ${JSON.stringify(line)} is not the answer's ${JSON.stringify(got)}: paste the new answer`;
+      if (line.endsWith('[…]')) assert.ok(got.startsWith(line.slice(0, -'[…]'.length)), fix);
+      else assert.equal(line, got, fix);
+    }
   });
 
   it('analyzePrompt: a long system prompt is the cacheable prefix and warm TTFT is shorter', async () => {
