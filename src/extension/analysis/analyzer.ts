@@ -105,7 +105,10 @@ export class PromptAnalyzer implements vscode.Disposable {
       onExit: (reason, restarting) => {
         log.error(`${reason}${restarting ? '; restarting it' : ''}`);
         if (restarting) this.invalidate();
-        else void showError(`Prompt Latency Lens: ${reason}. Token counts and estimates are unavailable.`);
+        else
+          void showError(
+            vscode.l10n.t('Prompt Latency Lens: {0}. Token counts and estimates are unavailable.', reason),
+          );
       },
     });
     this.disposables.push(

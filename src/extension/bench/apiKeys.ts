@@ -27,7 +27,7 @@ async function pickEndpointName(placeHolder: string, given?: string): Promise<st
   if (given) return given;
   const { endpoints } = readEndpoints();
   if (endpoints.length === 0) {
-    void showWarning('Prompt Latency Lens: no endpoints configured in promptLens.endpoints.');
+    void showWarning(vscode.l10n.t('Prompt Latency Lens: no endpoints configured in promptLens.endpoints.'));
     return undefined;
   }
   const pick = await vscode.window.showQuickPick(
@@ -40,24 +40,24 @@ async function pickEndpointName(placeHolder: string, given?: string): Promise<st
 export function registerApiKeyCommands(keys: ApiKeys): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('promptLens.setApiKey', async (endpointName?: string, value?: string) => {
-      const name = await pickEndpointName('Endpoint whose API key to set', endpointName);
+      const name = await pickEndpointName(vscode.l10n.t('Endpoint whose API key to set'), endpointName);
       if (!name) return;
       const key =
         value ??
         (await vscode.window.showInputBox({
-          prompt: `API key for ${name} (kept in VS Code's secret storage)`,
+          prompt: vscode.l10n.t("API key for {0} (kept in VS Code's secret storage)", name),
           password: true,
           ignoreFocusOut: true,
         }));
       if (!key) return;
       await keys.store(name, key);
-      void showInfo(`Prompt Latency Lens: API key for ${name} saved in secret storage.`);
+      void showInfo(vscode.l10n.t('Prompt Latency Lens: API key for {0} saved in secret storage.', name));
     }),
     vscode.commands.registerCommand('promptLens.clearApiKey', async (endpointName?: string) => {
-      const name = await pickEndpointName('Endpoint whose API key to clear', endpointName);
+      const name = await pickEndpointName(vscode.l10n.t('Endpoint whose API key to clear'), endpointName);
       if (!name) return;
       await keys.delete(name);
-      void showInfo(`Prompt Latency Lens: API key for ${name} cleared.`);
+      void showInfo(vscode.l10n.t('Prompt Latency Lens: API key for {0} cleared.', name));
     }),
   ];
 }

@@ -35,7 +35,9 @@ export interface BenchDeps {
 const LAST_ENDPOINT = 'promptLens.lastEndpoint';
 
 export function untrustedMessage(): string {
-  return 'Prompt Latency Lens: benchmarking is off in this untrusted workspace — a workspace could point it (and your API key) at a server of its choosing. Trust the workspace to benchmark.';
+  return vscode.l10n.t(
+    'Prompt Latency Lens: benchmarking is off in this untrusted workspace — a workspace could point it (and your API key) at a server of its choosing. Trust the workspace to benchmark.',
+  );
 }
 
 /** The endpoint to use: the named one, the only one, or a pick with the last used first. */
@@ -44,15 +46,18 @@ export async function chooseEndpoint(
   given?: string,
 ): Promise<EndpointConfig | undefined> {
   const { endpoints, problems } = readEndpoints();
-  for (const p of problems) void showWarning(`Prompt Latency Lens: ${p}`);
+  for (const p of problems) void showWarning(vscode.l10n.t('Prompt Latency Lens: {0}', p));
   if (given) {
     const found = endpoints.find((e) => e.name === given);
-    if (!found) void showError(`Prompt Latency Lens: no endpoint named "${given}" in promptLens.endpoints.`);
+    if (!found)
+      void showError(vscode.l10n.t('Prompt Latency Lens: no endpoint named "{0}" in promptLens.endpoints.', given));
     return found;
   }
   if (endpoints.length === 0) {
     void showWarning(
-      'Prompt Latency Lens: add an endpoint to promptLens.endpoints first (npm start configures the local simulator).',
+      vscode.l10n.t(
+        'Prompt Latency Lens: add an endpoint to promptLens.endpoints first (npm start configures the local simulator).',
+      ),
     );
     return undefined;
   }
@@ -64,7 +69,7 @@ export async function chooseEndpoint(
       : (
           await vscode.window.showQuickPick(
             ordered.map((e) => ({ label: e.name, description: `${e.model} · ${e.baseUrl}`, endpoint: e })),
-            { placeHolder: 'Endpoint to benchmark' },
+            { placeHolder: vscode.l10n.t('Endpoint to benchmark') },
           )
         )?.endpoint;
   if (chosen) await context.workspaceState.update(LAST_ENDPOINT, chosen.name);
@@ -77,7 +82,11 @@ export async function keyFor(deps: BenchDeps, endpoint: EndpointConfig): Promise
   if (key === undefined) return undefined;
   if (await deps.consent.mayReceiveKey(endpoint.name, endpoint.baseUrl)) return key;
   void showWarning(
-    `Prompt Latency Lens: not sending the API key for ${endpoint.name} to ${new URL(endpoint.baseUrl).origin}; the benchmark did not run.`,
+    vscode.l10n.t(
+      'Prompt Latency Lens: not sending the API key for {0} to {1}; the benchmark did not run.',
+      endpoint.name,
+      new URL(endpoint.baseUrl).origin,
+    ),
   );
   return null;
 }
@@ -104,12 +113,12 @@ export async function preparePromptRun(
   }
   const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
   if (!document || !isPromptDocument(document)) {
-    void showWarning(`Prompt Latency Lens: open a prompt file to ${purpose}.`);
+    void showWarning(vscode.l10n.t('Prompt Latency Lens: open a prompt file to {0}.', purpose));
     return undefined;
   }
   const prompt = benchMessages(parsePrompt(document.fileName, document.getText()));
   if (!prompt.ok) {
-    void showError(`Prompt Latency Lens: ${prompt.error}`);
+    void showError(vscode.l10n.t('Prompt Latency Lens: {0}', prompt.error));
     return undefined;
   }
   const endpoint = await chooseEndpoint(deps.context, endpointName);
@@ -122,7 +131,7 @@ export async function benchmarkPrompt(
   uri?: vscode.Uri,
   endpointName?: string,
 ): Promise<BenchResult | undefined> {
-  const run = await preparePromptRun(deps, uri, endpointName, 'benchmark it');
+  const run = await preparePromptRun(deps, uri, endpointName, vscode.l10n.t('benchmark it'));
   if (!run) return undefined;
   const { document, endpoint, messages } = run;
   const apiKey = await keyFor(deps, endpoint);
@@ -144,7 +153,7 @@ export async function benchmarkPrompt(
       { engine },
     );
     if (p.ok) predicted = { ttftMs: p.ttftMs, tpotMs: p.tpotMs };
-    else void showWarning(`Prompt Latency Lens: endpoint ${endpoint.name}'s target: ${p.error}`);
+    else void showWarning(vscode.l10n.t("Prompt Latency Lens: endpoint {0}'s target: {1}", endpoint.name, p.error));
   }
 
   const label = vscode.workspace.asRelativePath(document.uri);
@@ -152,16 +161,21 @@ export async function benchmarkPrompt(
   const { entries: earlier, problems } = await deps.history.list(hash, 1);
   for (const p of problems)
     void showWarning(
-      `Prompt Latency Lens: benchmark history file ${p.file} is unreadable (${p.message}); moved to ${p.movedTo}.`,
+      vscode.l10n.t(
+        'Prompt Latency Lens: benchmark history file {0} is unreadable ({1}); moved to {2}.',
+        p.file,
+        p.message,
+        p.movedTo,
+      ),
     );
   const previous = earlier[0]?.result;
   const base = { prompt: label, endpoint: `${endpoint.name} · ${endpoint.model}`, ...(previous ? { previous } : {}) };
-  deps.panel.show({ ...base, running: true, progress: 'starting' });
+  deps.panel.show({ ...base, running: true, progress: vscode.l10n.t('starting') });
 
   const result = await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
-      title: `Benchmarking ${label} on ${endpoint.name}`,
+      title: vscode.l10n.t('Benchmarking {0} on {1}', label, endpoint.name),
       cancellable: true,
     },
     async (progress, token) => {
@@ -183,7 +197,7 @@ export async function benchmarkPrompt(
       // Each finished level appears in the view's table and charts while the next one runs.
       const onLevel = (result: BenchResult) => {
         soFar = result;
-        live('next level');
+        live(vscode.l10n.t('next level'));
       };
       return runBenchmark({
         endpoint,
@@ -208,13 +222,18 @@ export async function benchmarkPrompt(
   try {
     await deps.history.save({ schemaVersion: 1, promptHash: hash, prompt: label, result });
   } catch (error) {
-    void showError(`Prompt Latency Lens: could not save the benchmark history: ${(error as Error).message}`);
+    void showError(
+      vscode.l10n.t('Prompt Latency Lens: could not save the benchmark history: {0}', (error as Error).message),
+    );
   }
   deps.panel.show({ ...base, running: false, result });
   log.info(benchmarkLogLine(label, endpoint.name, result));
   if (result.partial)
     void showWarning(
-      `Prompt Latency Lens: the benchmark stopped early (${result.partialReason ?? 'cancelled'}); the partial result is shown and saved.`,
+      vscode.l10n.t(
+        'Prompt Latency Lens: the benchmark stopped early ({0}); the partial result is shown and saved.',
+        result.partialReason ?? vscode.l10n.t('cancelled'),
+      ),
     );
   return result;
 }

@@ -21,12 +21,15 @@ export async function calibrateEndpoint(
   uri?: vscode.Uri,
   endpointName?: string,
 ): Promise<CalibrationFile | undefined> {
-  const run = await preparePromptRun(deps, uri, endpointName, 'calibrate with it');
+  const run = await preparePromptRun(deps, uri, endpointName, vscode.l10n.t('calibrate with it'));
   if (!run) return undefined;
   const { document, endpoint, messages } = run;
   if (!endpoint.target) {
     void showError(
-      `Prompt Latency Lens: endpoint ${endpoint.name} has no "target"; calibration saves a profile for a target, so map it to one first.`,
+      vscode.l10n.t(
+        'Prompt Latency Lens: endpoint {0} has no "target"; calibration saves a profile for a target, so map it to one first.',
+        endpoint.name,
+      ),
     );
     return undefined;
   }
@@ -36,7 +39,9 @@ export async function calibrateEndpoint(
     const { engine } = readSettings(document.uri).settings;
     target = resolveTarget(parseTargetId(endpoint.target), (await deps.tables.get()).tables, { engine });
   } catch (error) {
-    void showError(`Prompt Latency Lens: endpoint ${endpoint.name}'s target: ${(error as Error).message}`);
+    void showError(
+      vscode.l10n.t("Prompt Latency Lens: endpoint {0}'s target: {1}", endpoint.name, (error as Error).message),
+    );
     return undefined;
   }
   const apiKey = await keyFor(deps, endpoint);
@@ -47,7 +52,11 @@ export async function calibrateEndpoint(
   const localTokenizer = targetTokenizer(target);
 
   const measurement = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Calibrating ${endpoint.name}`, cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('Calibrating {0}', endpoint.name),
+      cancellable: true,
+    },
     async (progress, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
@@ -64,14 +73,14 @@ export async function calibrateEndpoint(
         signal: abort.signal,
         onProgress: (p) =>
           progress.report({
-            message: `${p.done}/${p.total} requests`,
+            message: vscode.l10n.t('{0}/{1} requests', p.done, p.total),
             increment: 100 / p.total,
           }),
       });
     },
   );
   if (measurement.cancelled) {
-    void showWarning('Prompt Latency Lens: calibration cancelled; nothing saved.');
+    void showWarning(vscode.l10n.t('Prompt Latency Lens: calibration cancelled; nothing saved.'));
     return undefined;
   }
   const built = buildCalibrationFile({
@@ -84,18 +93,32 @@ export async function calibrateEndpoint(
   });
   if (!built.ok) {
     const why = measurement.errors.length > 0 ? ` (${measurement.errors.join('; ')})` : '';
-    void showError(`Prompt Latency Lens: calibration of ${endpoint.name} failed: ${built.error}${why}.`);
+    void showError(
+      vscode.l10n.t('Prompt Latency Lens: calibration of {0} failed: {1}{2}.', endpoint.name, built.error, why),
+    );
     return undefined;
   }
   const summary = calibrationSummary(built.file);
   if (built.file.fit.r2 < MIN_R2) {
     void showWarning(
-      `Prompt Latency Lens: calibration fit for ${endpoint.name} is poor — ${summary}, below R² ${MIN_R2}; not used.`,
+      vscode.l10n.t(
+        'Prompt Latency Lens: calibration fit for {0} is poor — {1}, below R² {2}; not used.',
+        endpoint.name,
+        summary,
+        MIN_R2,
+      ),
     );
     return undefined;
   }
   await deps.calibrations.set(target.id, built.file);
-  void showInfo(`Prompt Latency Lens: calibrated ${target.id} from ${endpoint.name}: ${summary}. Hovers now use it.`);
+  void showInfo(
+    vscode.l10n.t(
+      'Prompt Latency Lens: calibrated {0} from {1}: {2}. Hovers now use it.',
+      target.id,
+      endpoint.name,
+      summary,
+    ),
+  );
   return built.file;
 }
 

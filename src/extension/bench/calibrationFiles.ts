@@ -10,10 +10,10 @@ import { CALIBRATION_MAX_AGE_DAYS, isStale, type Calibrations } from './calibrat
 /** A profile is a few kilobytes; anything far larger is not one, and is not read into memory. */
 const MAX_PROFILE_BYTES = 1024 * 1024;
 
-const FILTERS = { 'Calibration profile': ['json'] };
+const filters = () => ({ [vscode.l10n.t('Calibration profile')]: ['json'] });
 
 function fail(message: string): undefined {
-  void showError(`Prompt Latency Lens: ${message}`);
+  void showError(vscode.l10n.t('Prompt Latency Lens: {0}', message));
   return undefined;
 }
 
@@ -30,7 +30,13 @@ export async function importCalibration(
 ): Promise<CalibrationFile | undefined> {
   const file =
     uri ??
-    (await vscode.window.showOpenDialog({ canSelectMany: false, filters: FILTERS, title: 'Import Calibration' }))?.[0];
+    (
+      await vscode.window.showOpenDialog({
+        canSelectMany: false,
+        filters: filters(),
+        title: vscode.l10n.t('Import Calibration'),
+      })
+    )?.[0];
   if (!file) return undefined;
   const name = vscode.workspace.asRelativePath(file);
   let text: string;
@@ -73,7 +79,13 @@ export async function importCalibration(
     );
   await calibrations.set(target.id, profile);
   void showInfo(
-    `Prompt Latency Lens: imported the calibration of ${target.id} (${profile.endpoint.name}, ${profile.profile.date}, R² ${profile.fit.r2.toFixed(3)}). Hovers now use it.`,
+    vscode.l10n.t(
+      'Prompt Latency Lens: imported the calibration of {0} ({1}, {2}, R² {3}). Hovers now use it.',
+      target.id,
+      profile.endpoint.name,
+      profile.profile.date,
+      profile.fit.r2.toFixed(3),
+    ),
   );
   return calibrations.get(target.id);
 }
@@ -82,8 +94,8 @@ async function pickTarget(name: string): Promise<string | undefined> {
   const picked = await vscode.window.showQuickPick(
     readSettings().settings.targets.map((id) => ({ label: id })),
     {
-      title: `${name} names no target: which target does it calibrate?`,
-      placeHolder: 'a target from promptLens.targets',
+      title: vscode.l10n.t('{0} names no target: which target does it calibrate?', name),
+      placeHolder: vscode.l10n.t('a target from promptLens.targets'),
     },
   );
   return picked?.label;
@@ -102,7 +114,9 @@ export async function exportCalibration(
   const ids = Object.keys(all);
   if (ids.length === 0) {
     void showInfo(
-      'Prompt Latency Lens: no calibration is stored yet: run Calibrate Endpoint… or Import Calibration… first.',
+      vscode.l10n.t(
+        'Prompt Latency Lens: no calibration is stored yet: run Calibrate Endpoint… or Import Calibration… first.',
+      ),
     );
     return undefined;
   }
@@ -110,12 +124,24 @@ export async function exportCalibration(
     targetId ??
     (
       await vscode.window.showQuickPick(
-        ids.map((t) => ({
-          label: t,
-          description: `${all[t]!.endpoint.name}, ${all[t]!.profile.date}${isStale(all[t]!) ? ' (stale)' : ''}`,
-          detail: `R² ${all[t]!.fit.r2.toFixed(3)} · ${all[t]!.fit.model} · n = ${all[t]!.tokens.basis === 'usage' ? 'endpoint tokens' : `${all[t]!.tokens.localTokenizer} tokens`}`,
-        })),
-        { title: 'Export Calibration' },
+        ids.map((t) => {
+          const stored = all[t]!;
+          return {
+            label: t,
+            description: isStale(stored)
+              ? vscode.l10n.t('{0}, {1} (stale)', stored.endpoint.name, stored.profile.date)
+              : `${stored.endpoint.name}, ${stored.profile.date}`,
+            detail: vscode.l10n.t(
+              'R² {0} · {1} · n = {2}',
+              stored.fit.r2.toFixed(3),
+              stored.fit.model,
+              stored.tokens.basis === 'usage'
+                ? vscode.l10n.t('endpoint tokens')
+                : vscode.l10n.t('{0} tokens', stored.tokens.localTokenizer),
+            ),
+          };
+        }),
+        { title: vscode.l10n.t('Export Calibration') },
       )
     )?.label;
   if (id === undefined) return undefined;
@@ -126,8 +152,8 @@ export async function exportCalibration(
   const target =
     uri ??
     (await vscode.window.showSaveDialog({
-      filters: FILTERS,
-      title: 'Export Calibration',
+      filters: filters(),
+      title: vscode.l10n.t('Export Calibration'),
       ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, suggested) } : {}),
     }));
   if (!target) return undefined;
@@ -136,6 +162,6 @@ export async function exportCalibration(
   } catch (error) {
     return fail(`cannot write ${target.fsPath}: ${(error as Error).message}`);
   }
-  void showInfo(`Prompt Latency Lens: exported the calibration of ${id} to ${target.fsPath}.`);
+  void showInfo(vscode.l10n.t('Prompt Latency Lens: exported the calibration of {0} to {1}.', id, target.fsPath));
   return target.fsPath;
 }

@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
+import { showError, showInfo } from '../notify';
 import type { BenchResult } from '../../core/bench/result';
 import { loadReports } from '../../core/interop/loadReports';
 import type { ResultsPanel } from './resultsPanel';
@@ -25,8 +26,8 @@ async function load(title: string, paths: readonly string[] | undefined): Promis
       await vscode.window.showOpenDialog({
         title,
         canSelectMany: true,
-        filters: { 'Benchmark results': ['json', 'jsonl'] },
-        openLabel: 'Import',
+        filters: { [vscode.l10n.t('Benchmark results')]: ['json', 'jsonl'] },
+        openLabel: vscode.l10n.t('Import'),
       })
     )?.map((uri) => uri.fsPath);
   if (!chosen?.length) return undefined;
@@ -37,19 +38,19 @@ async function load(title: string, paths: readonly string[] | undefined): Promis
     loaded = { ok: false as const, error: error instanceof Error ? error.message : String(error) };
   }
   if (loaded.ok) return loaded.value;
-  void vscode.window.showErrorMessage(`Prompt Latency Lens: ${loaded.error}`);
+  void showError(vscode.l10n.t('Prompt Latency Lens: {0}', loaded.error));
   return undefined;
 }
 
 const endpointLine = (result: BenchResult) =>
-  `${result.endpoint.name} · ${result.endpoint.model}${result.source ? ` · imported from ${result.source.tool}` : ''}`;
+  `${result.endpoint.name} · ${result.endpoint.model}${result.source ? vscode.l10n.t(' · imported from {0}', result.source.tool) : ''}`;
 
 /** Shows an imported result in the results view (verdict, goodput, predicted vs measured as for a run). */
 export async function importResults(panel: ResultsPanel, paths?: readonly string[]): Promise<BenchResult | undefined> {
-  const result = await load('Import Benchmark Results', paths);
+  const result = await load(vscode.l10n.t('Import Benchmark Results'), paths);
   if (result)
     panel.show({
-      prompt: basename(result.source?.file ?? paths?.[0] ?? 'imported'),
+      prompt: basename(result.source?.file ?? paths?.[0] ?? vscode.l10n.t('imported')),
       endpoint: endpointLine(result),
       result,
       running: false,
@@ -61,12 +62,10 @@ export async function importResults(panel: ResultsPanel, paths?: readonly string
 export async function compareWith(panel: ResultsPanel, paths?: readonly string[]): Promise<BenchResult | undefined> {
   const shown = panel.state;
   if (!shown?.result || shown.running) {
-    void vscode.window.showInformationMessage(
-      'Prompt Latency Lens: show a finished benchmark result first, then compare it.',
-    );
+    void showInfo(vscode.l10n.t('Prompt Latency Lens: show a finished benchmark result first, then compare it.'));
     return undefined;
   }
-  const result = await load('Compare Benchmark With', paths);
+  const result = await load(vscode.l10n.t('Compare Benchmark With'), paths);
   if (result) panel.show({ ...shown, compare: result });
   return result;
 }

@@ -13,10 +13,14 @@ import { compareWith, importResults } from './importResults';
 import { ResultsPanel } from './resultsPanel';
 
 async function askHost(endpointName: string, host: string): Promise<HostDecision | undefined> {
-  const allow = 'Send key';
-  const deny = 'Never for this host';
+  const allow = vscode.l10n.t('Send key');
+  const deny = vscode.l10n.t('Never for this host');
   const answer = await vscode.window.showWarningMessage(
-    `Send your API key for endpoint "${endpointName}" to ${host}? Endpoint settings can come from the workspace; only allow hosts you expect.`,
+    vscode.l10n.t(
+      'Send your API key for endpoint "{0}" to {1}? Endpoint settings can come from the workspace; only allow hosts you expect.',
+      endpointName,
+      host,
+    ),
     { modal: true },
     allow,
     deny,
@@ -55,7 +59,7 @@ export function registerBenchmark(
     ...registerApiKeyCommands(keys),
     vscode.commands.registerCommand('promptLens.benchmarkPrompt', async (uri?: vscode.Uri, endpointName?: string) => {
       if (running) {
-        void showInfo('Prompt Latency Lens: a benchmark is already running.');
+        void showInfo(vscode.l10n.t('Prompt Latency Lens: a benchmark is already running.'));
         return undefined;
       }
       running = benchmarkPrompt(deps, uri instanceof vscode.Uri ? uri : undefined, endpointName);

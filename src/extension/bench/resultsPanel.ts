@@ -5,7 +5,11 @@ import { benchResultCsv } from '../../core/bench/export';
 import type { ResultsViewState } from '../../webview/results/state';
 import { PanelHost, type PanelSpec } from '../webview/panelHost';
 
-const SPEC: PanelSpec = { viewType: 'promptLens.benchmarkResults', title: 'Benchmark Results', script: 'results' };
+const SPEC = (): PanelSpec => ({
+  viewType: 'promptLens.benchmarkResults',
+  title: vscode.l10n.t('Benchmark Results'),
+  script: 'results',
+});
 
 /** The single benchmark results view; restored after a reload by its serializer. */
 export class ResultsPanel implements vscode.Disposable {
@@ -14,9 +18,9 @@ export class ResultsPanel implements vscode.Disposable {
 
   constructor(private readonly extensionUri: vscode.Uri) {
     this.disposables.push(
-      vscode.window.registerWebviewPanelSerializer(SPEC.viewType, {
+      vscode.window.registerWebviewPanelSerializer(SPEC().viewType, {
         deserializeWebviewPanel: async (panel, state: unknown) => {
-          this.adopt(new PanelHost<ResultsViewState>(panel, extensionUri, SPEC));
+          this.adopt(new PanelHost<ResultsViewState>(panel, extensionUri, SPEC()));
           // A run that was in flight when the window closed is over (and saved as partial).
           if (isViewState(state))
             this.host?.setState(state.running ? { ...state, running: false, progress: undefined } : state);
@@ -27,7 +31,7 @@ export class ResultsPanel implements vscode.Disposable {
 
   /** Shows (creating if needed) the view with this state. */
   show(state: ResultsViewState): void {
-    if (!this.host) this.adopt(PanelHost.create<ResultsViewState>(this.extensionUri, SPEC));
+    if (!this.host) this.adopt(PanelHost.create<ResultsViewState>(this.extensionUri, SPEC()));
     else this.host.panel.reveal(undefined, true);
     this.host!.setState(state);
   }
@@ -45,7 +49,7 @@ export class ResultsPanel implements vscode.Disposable {
   async export(format: 'json' | 'csv', path?: string): Promise<string | undefined> {
     const result = this.host?.state?.result;
     if (!result) {
-      void showWarning('Prompt Latency Lens: no benchmark result to export.');
+      void showWarning(vscode.l10n.t('Prompt Latency Lens: no benchmark result to export.'));
       return undefined;
     }
     const target =

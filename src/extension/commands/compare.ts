@@ -6,7 +6,11 @@ import { readSettings } from '../settings';
 import { isPromptDocument } from '../promptDocuments';
 import { PanelHost, type PanelSpec } from '../webview/panelHost';
 
-const SPEC: PanelSpec = { viewType: 'promptLens.compare', title: 'Compare Targets', script: 'compare' };
+const SPEC = (): PanelSpec => ({
+  viewType: 'promptLens.compare',
+  title: vscode.l10n.t('Compare Targets'),
+  script: 'compare',
+});
 
 /** "Compare Targets": every reasonable target for the active prompt, in a sortable table. */
 export class ComparePanel implements vscode.Disposable {
@@ -24,7 +28,7 @@ export class ComparePanel implements vscode.Disposable {
   async show(uri?: vscode.Uri): Promise<CompareViewState | undefined> {
     const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
     if (!document || !isPromptDocument(document)) {
-      void showWarning('Prompt Latency Lens: open a prompt file to compare targets for it.');
+      void showWarning(vscode.l10n.t('Prompt Latency Lens: open a prompt file to compare targets for it.'));
       return undefined;
     }
     const analysis = await this.analyzer.analyze(document);
@@ -38,11 +42,11 @@ export class ComparePanel implements vscode.Disposable {
         readSettings().settings.targets[0],
       );
     } catch (error) {
-      void showError(`Prompt Latency Lens: ${(error as Error).message}`);
+      void showError(vscode.l10n.t('Prompt Latency Lens: {0}', (error as Error).message));
       return undefined;
     }
     if (!this.host) {
-      const host = PanelHost.create<CompareViewState>(this.extensionUri, SPEC);
+      const host = PanelHost.create<CompareViewState>(this.extensionUri, SPEC());
       host.onMessage((message) => {
         // Only the view's own action; a webview's messages are untrusted input.
         if (message.type === 'command' && message.command === 'promptLens.setPrimaryTarget')

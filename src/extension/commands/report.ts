@@ -17,7 +17,7 @@ import { readWorkspacePrompts } from '../promptDocuments';
 export async function showWorkspaceReport(analyzer: PromptAnalyzer, storage: vscode.Uri): Promise<string | undefined> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) {
-    void showWarning('Prompt Latency Lens: open a folder to report on its prompts.');
+    void showWarning(vscode.l10n.t('Prompt Latency Lens: open a folder to report on its prompts.'));
     return undefined;
   }
   const inputs = await readWorkspacePrompts(readSettings().settings.maxFileBytes);

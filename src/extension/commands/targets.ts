@@ -23,7 +23,7 @@ export async function setPrimaryTarget(tables: ExtensionTables, id: unknown): Pr
   try {
     resolveTarget(parseTargetId(id), (await tables.get()).tables);
   } catch (error) {
-    void showError(`Prompt Latency Lens: ${(error as Error).message}`);
+    void showError(vscode.l10n.t('Prompt Latency Lens: {0}', (error as Error).message));
     return undefined;
   }
   const config = vscode.workspace.getConfiguration('promptLens');
@@ -55,18 +55,33 @@ export function targetPicker(
   const items = targetItems(tables, current, assume);
   if (!effective?.frontMatter || effective.id === current[0])
     return {
-      placeHolder: `Primary target (now ${current[0] ?? 'none'}); type to filter, e.g. h100 or anthropic`,
+      placeHolder: vscode.l10n.t(
+        'Primary target (now {0}); type to filter, e.g. h100 or anthropic',
+        current[0] ?? vscode.l10n.t('none'),
+      ),
       items,
     };
+  const frontMatter = effective.frontMatter;
   const marked = items.map((item) =>
     item.id === effective.id
-      ? { ...item, description: `$(star-full) primary for this prompt (front matter model: ${effective.frontMatter})` }
+      ? {
+          ...item,
+          description: vscode.l10n.t('$(star-full) primary for this prompt (front matter model: {0})', frontMatter),
+        }
       : item.id === current[0]
-        ? { ...item, description: "$(circle-slash) settings' primary — overridden by this prompt's front matter" }
+        ? {
+            ...item,
+            description: vscode.l10n.t("$(circle-slash) settings' primary — overridden by this prompt's front matter"),
+          }
         : item,
   );
   return {
-    placeHolder: `Primary target in the settings: ${current[0] ?? 'none'}; this prompt uses ${effective.id} (its front matter model: ${effective.frontMatter}). Pick the settings' primary; type to filter`,
+    placeHolder: vscode.l10n.t(
+      "Primary target in the settings: {0}; this prompt uses {1} (its front matter model: {2}). Pick the settings' primary; type to filter",
+      current[0] ?? vscode.l10n.t('none'),
+      effective.id,
+      effective.frontMatter,
+    ),
     items: marked,
   };
 }
@@ -77,7 +92,11 @@ export function targetPicker(
  */
 export function targetItems(tables: Tables, current: readonly string[], assume: TargetAssumptions = {}): TargetItem[] {
   const mark = (id: string) =>
-    id === current[0] ? '$(star-full) primary' : current.includes(id) ? '$(check) selected' : undefined;
+    id === current[0]
+      ? vscode.l10n.t('$(star-full) primary')
+      : current.includes(id)
+        ? vscode.l10n.t('$(check) selected')
+        : undefined;
   const items: TargetItem[] = [];
   const byProvider = new Map<string, TargetItem[]>();
   for (const row of tables.providers.values()) {
@@ -86,12 +105,18 @@ export function targetItems(tables: Tables, current: readonly string[], assume: 
       label: row.id,
       id: row.id,
       description: mark(row.id),
-      detail: `$${row.prices.inputPerM}/$${row.prices.outputPerM} per M in/out · context ${row.contextWindow.toLocaleString('en-US')} · caching ${row.caching.mode}`,
+      detail: vscode.l10n.t(
+        '${0}/${1} per M in/out · context {2} · caching {3}',
+        row.prices.inputPerM,
+        row.prices.outputPerM,
+        row.contextWindow.toLocaleString('en-US'),
+        row.caching.mode,
+      ),
     });
     byProvider.set(row.provider, list);
   }
   for (const [provider, list] of byProvider)
-    items.push({ label: `API: ${provider}`, kind: vscode.QuickPickItemKind.Separator }, ...list);
+    items.push({ label: vscode.l10n.t('API: {0}', provider), kind: vscode.QuickPickItemKind.Separator }, ...list);
   for (const hardware of tables.hardware.values()) {
     const list: TargetItem[] = [];
     for (const model of tables.models.values()) {
@@ -105,17 +130,27 @@ export function targetItems(tables: Tables, current: readonly string[], assume: 
         label: id,
         id,
         description: mark(id),
-        detail: `${model.id} on ${fitting.gpus}× ${hardware.id} (${precision}), the fewest GPUs that hold the weights · ${assumptionLabel(fitting)}`,
+        detail: vscode.l10n.t(
+          '{0} on {1}× {2} ({3}), the fewest GPUs that hold the weights · {4}',
+          model.id,
+          fitting.gpus,
+          hardware.id,
+          precision,
+          assumptionLabel(fitting),
+        ),
       });
     }
     if (list.length > 0)
-      items.push({ label: `Self-hosted: ${hardware.id}`, kind: vscode.QuickPickItemKind.Separator }, ...list);
+      items.push(
+        { label: vscode.l10n.t('Self-hosted: {0}', hardware.id), kind: vscode.QuickPickItemKind.Separator },
+        ...list,
+      );
   }
   // Current targets not in the generated list (other GPU counts, precisions) stay pickable.
   const listed = new Set(items.map((i) => i.id));
   const extra = current.filter((id) => !listed.has(id)).map((id) => ({ label: id, id, description: mark(id) }));
   return extra.length > 0
-    ? [{ label: 'Current', kind: vscode.QuickPickItemKind.Separator }, ...extra, ...items]
+    ? [{ label: vscode.l10n.t('Current'), kind: vscode.QuickPickItemKind.Separator }, ...extra, ...items]
     : items;
 }
 
@@ -142,7 +177,10 @@ export function registerTargetCommands(
       if (pick?.id) {
         await setPrimaryTarget(tables, pick.id);
         void showInfo(
-          `Prompt Latency Lens: primary target is now ${targetLabel(resolveTarget(parseTargetId(pick.id), t, { engine, scope }))}.`,
+          vscode.l10n.t(
+            'Prompt Latency Lens: primary target is now {0}.',
+            targetLabel(resolveTarget(parseTargetId(pick.id), t, { engine, scope })),
+          ),
         );
       }
     }),

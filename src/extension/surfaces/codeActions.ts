@@ -30,7 +30,7 @@ export class PromptCodeActions implements vscode.CodeActionProvider {
       if (code === 'prefix-cache' && finding?.relatedFiles?.length) {
         actions.push(
           command(
-            `Show the ${finding.relatedFiles.length + 1} prompts sharing this prefix`,
+            vscode.l10n.t('Show the {0} prompts sharing this prefix', finding.relatedFiles.length + 1),
             'promptLens.showRelatedFiles',
             [finding.relatedFiles],
             diagnostic,
@@ -39,13 +39,18 @@ export class PromptCodeActions implements vscode.CodeActionProvider {
       }
       if (code === 'cache-near-miss' && finding?.relatedFiles?.length) {
         actions.push(
-          command('Show the almost-matching prompt', 'promptLens.showRelatedFiles', [finding.relatedFiles], diagnostic),
+          command(
+            vscode.l10n.t('Show the almost-matching prompt'),
+            'promptLens.showRelatedFiles',
+            [finding.relatedFiles],
+            diagnostic,
+          ),
         );
       }
       if (code === 'cache-breaker' && typeof finding?.data.moveToOffset === 'number') {
         actions.push(
           command(
-            'Show where the dynamic part could go (after the static text)',
+            vscode.l10n.t('Show where the dynamic part could go (after the static text)'),
             'promptLens.revealOffset',
             [document.uri, finding.data.moveToOffset],
             diagnostic,
@@ -54,10 +59,15 @@ export class PromptCodeActions implements vscode.CodeActionProvider {
       }
       const setting = SETTING_OF[code];
       if (setting)
-        actions.push(command(`Open setting ${setting}`, 'workbench.action.openSettings', [setting], diagnostic));
+        actions.push(
+          command(vscode.l10n.t('Open setting {0}', setting), 'workbench.action.openSettings', [setting], diagnostic),
+        );
       const pragma = pragmaEdit(document, code);
       if (pragma) {
-        const action = new vscode.CodeAction(`Suppress ${code} in this file`, vscode.CodeActionKind.QuickFix);
+        const action = new vscode.CodeAction(
+          vscode.l10n.t('Suppress {0} in this file', code),
+          vscode.CodeActionKind.QuickFix,
+        );
         action.edit = pragma;
         action.diagnostics = [diagnostic];
         actions.push(action);
@@ -99,7 +109,7 @@ export function registerFindingCommands(): vscode.Disposable[] {
     vscode.commands.registerCommand('promptLens.showRelatedFiles', async (related: RelatedLocation[]) => {
       const pick = await vscode.window.showQuickPick(
         related.map((r) => ({ label: r.file, description: r.message, r })),
-        { placeHolder: 'Prompts that share this prefix' },
+        { placeHolder: vscode.l10n.t('Prompts that share this prefix') },
       );
       if (!pick) return;
       const located = relatedLocation(pick.r);

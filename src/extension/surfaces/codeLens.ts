@@ -24,7 +24,7 @@ export class PromptCodeLensProvider implements vscode.CodeLensProvider {
     const top = new vscode.Range(0, 0, 0, 0);
     const lenses = [
       new vscode.CodeLens(top, {
-        title: '$(pulse) Benchmark this prompt',
+        title: vscode.l10n.t('$(pulse) Benchmark this prompt'),
         command: 'promptLens.benchmarkPrompt',
         arguments: [document.uri],
       }),
@@ -36,12 +36,12 @@ export class PromptCodeLensProvider implements vscode.CodeLensProvider {
       // Prefill time is close to linear in tokens, so a message's share of tokens is its share of TTFT.
       const share = Math.round((tokens / content) * 100);
       const ttft = primary
-        ? ` · ${share}% of cold TTFT (≈${formatMs((primary.cold.ttftMs.p50 * tokens) / content)})`
+        ? vscode.l10n.t(' · {0}% of cold TTFT (≈{1})', share, formatMs((primary.cold.ttftMs.p50 * tokens) / content))
         : '';
       const line = document.positionAt(message.range.start).line;
       lenses.push(
         new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
-          title: `${message.role}: ${formatTokens(tokens, analysis.count.exact)} tok${ttft}`,
+          title: vscode.l10n.t('{0}: {1} tok{2}', message.role, formatTokens(tokens, analysis.count.exact), ttft),
           command: 'promptLens.compareTargets',
           arguments: [document.uri],
         }),

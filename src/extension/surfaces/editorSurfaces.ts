@@ -69,7 +69,7 @@ export class EditorSurfaces implements vscode.Disposable {
       const { settings } = readSettings(document.uri);
       for (const problem of analysis.problems.filter((p) => !this.shownProblems.has(p))) {
         this.shownProblems.add(problem);
-        void showWarning(`Prompt Latency Lens: ${problem}`);
+        void showWarning(vscode.l10n.t('Prompt Latency Lens: {0}', problem));
       }
       if (vscode.window.activeTextEditor?.document === document) {
         if (settings.statusBar.enabled) this.statusBar.show(analysis);

@@ -44,7 +44,7 @@ export class PromptStatusBar implements vscode.Disposable {
   show(analysis: DocumentAnalysis): void {
     const primary = analysis.targets[0];
     if (analysis.tooLarge) {
-      this.summary.text = `$(warning) prompt ${analysis.tooLarge}`;
+      this.summary.text = vscode.l10n.t('$(warning) prompt {0}', analysis.tooLarge);
       this.summary.tooltip = undefined;
     } else {
       // A request to the primary target would fail (retired, over the window): the item says so.
@@ -52,10 +52,17 @@ export class PromptStatusBar implements vscode.Disposable {
       this.summary.text = `${icon} ${statusLine(primary?.inputTokens ?? analysis.count.inputTokens, analysis.count.exact, primary)}`;
       this.summary.tooltip = tooltip(analysis);
     }
-    this.target.text = `$(server) ${primary?.label ?? 'no target'}`;
+    this.target.text = `$(server) ${primary?.label ?? vscode.l10n.t('no target')}`;
     this.target.tooltip = analysis.frontMatterTarget
-      ? `Prompt Latency Lens: primary target for this prompt, from its front matter (model: ${analysis.frontMatterTarget}); the settings' primary is ${analysis.configuredPrimary ?? 'none'} — click to choose`
-      : `Prompt Latency Lens: primary target (${primary?.serving ?? 'none'}) — click to choose`;
+      ? vscode.l10n.t(
+          "Prompt Latency Lens: primary target for this prompt, from its front matter (model: {0}); the settings' primary is {1} — click to choose",
+          analysis.frontMatterTarget,
+          analysis.configuredPrimary ?? vscode.l10n.t('none'),
+        )
+      : vscode.l10n.t(
+          'Prompt Latency Lens: primary target ({0}) — click to choose',
+          primary?.serving ?? vscode.l10n.t('none'),
+        );
     this.summary.show();
     this.target.show();
   }
