@@ -1,9 +1,6 @@
 import * as vscode from 'vscode';
 
-/**
- * Completes the walkthrough's first step (its completion event is this context key). Set on every hover,
- * not once: a step the user marks incomplete again completes on the next hover.
- */
+/** Completes the walkthrough's first step (its completion event is this context key, set by every hover). */
 export function markHoverShown(): void {
   void vscode.commands.executeCommand('setContext', 'promptLens.hoverShown', true);
 }
