@@ -1,5 +1,5 @@
 import { countWithTemplate, type TemplateCount } from './chat/countChat';
-import { chatTemplateForModel } from './chat/templates';
+import { chatTemplateForModel, type ChatTemplate } from './chat/templates';
 import type { ChatMessage, ChatRole, ParseError, ParsedPrompt } from './prompt/types';
 import { unfilledVariables } from './prompt/variables';
 import { withChatOverhead } from './tokenize/chatOverhead';
@@ -80,8 +80,8 @@ export function countChat(
     inputTokens: withChatOverhead(contentTokens, counts.length, tokenizer.id),
     messages: counts,
   };
-  const template = model === undefined ? undefined : chatTemplateForModel(model);
-  if (!template || template.tokenizer !== tokenizer.id || !tokenizer.specials || messages.length === 0) return overhead;
+  const template = templateFor(model, tokenizer);
+  if (!template || messages.length === 0) return overhead;
   try {
     const counted = countWithTemplate(template, messages, tokenizer, counter);
     return {
@@ -99,6 +99,22 @@ export function countChat(
   }
 }
 
+/** The chat template `model`'s server renders with, when it is one this tokenizer counts (else the overhead rule). */
+function templateFor(model: string | undefined, tokenizer: Tokenizer): ChatTemplate | undefined {
+  const template = model === undefined ? undefined : chatTemplateForModel(model);
+  return template && template.tokenizer === tokenizer.id && tokenizer.specials ? template : undefined;
+}
+
+/**
+ * What a count depends on besides the text: the tokenizer, and the chat template `model` renders with when that
+ * tokenizer counts it (qwen2.5-* and qwen3-* share tokenizer qwen2, not their template). Counts kept per prompt
+ * (the editor's, Compare's) are keyed by it.
+ */
+export function countKey(tokenizer: TokenizerId, model: string | undefined): string {
+  const template = templateFor(model, getTokenizer(tokenizer));
+  return template ? `${tokenizer}+${template.id}` : tokenizer;
+}
+
 /** What a target is billed for a prompt, as compare, the CLI's estimate and the bench's prediction take it. */
 export interface PromptTokens {
   /** What the API bills: message text plus chat overhead. */
@@ -108,23 +124,28 @@ export interface PromptTokens {
   exact: boolean;
 }
 
+/** A target's count of a prompt by tokenizer name (see tokenizerFor) and the model whose template its server renders. */
+export type PromptTokenCounter = (tokenizer: string | undefined, model?: string) => PromptTokens;
+
 /**
- * countPrompt's input tokens by tokenizer name (a target's tokenizer or model name, see tokenizerFor), counted once
- * per tokenizer: many targets share one (gpt-4o and gpt-4.1 are both o200k_base; a 2 MB chat file took 29 s when
- * every name re-parsed it). Counts already made (the editor's, per tokenizer) are used as they are.
+ * countPrompt's input tokens by tokenizer name (a target's tokenizer or model name, see tokenizerFor) and model (the
+ * target's, see targetModelId; default the front matter's), counted once per countKey: many targets share one
+ * (gpt-4o and gpt-4.1 are both o200k_base; a 2 MB chat file took 29 s when every name re-parsed it). Counts already
+ * made (the editor's, by countKey) are used as they are.
  */
 export function promptTokenCounter(
   parsed: ParsedPrompt,
-  known: Partial<Record<TokenizerId, PromptCount>> = {},
-): (tokenizer: string | undefined) => PromptTokens {
-  const counts = new Map<TokenizerId, PromptTokens>();
-  return (tokenizer) => {
+  known: Readonly<Record<string, PromptCount>> = {},
+): PromptTokenCounter {
+  const counts = new Map<string, PromptTokens>();
+  return (tokenizer, model = parsed.settings.model) => {
     const id = tokenizerFor(tokenizer);
-    let tokens = counts.get(id);
+    const key = countKey(id, model);
+    let tokens = counts.get(key);
     if (!tokens) {
-      const count = known[id] ?? countPrompt(parsed, getTokenizer(id));
+      const count = known[key] ?? countPrompt(parsed, getTokenizer(id), undefined, model);
       tokens = { tokens: count.inputTokens, tokenizer: count.tokenizer, exact: count.exact };
-      counts.set(id, tokens);
+      counts.set(key, tokens);
     }
     return tokens;
   };

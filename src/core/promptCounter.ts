@@ -27,6 +27,8 @@ export interface CountInput {
   edits?: readonly TextEdit[];
   /** This text already parsed (counters of several tokenizers share one parse). */
   parsed?: ParsedPrompt;
+  /** The model whose chat template the count renders (the target's, see countPrompt); default the front matter's. */
+  model?: string;
 }
 
 interface Entry {
@@ -75,11 +77,13 @@ export class PromptCounter {
         this.options.variablePatterns ? { variablePatterns: this.options.variablePatterns } : {},
       );
     const tokenizer = getTokenizer(this.options.tokenizer ?? tokenizerFor(parsed.settings.model));
+    const model = input.model ?? parsed.settings.model;
     if (isWholeText(parsed, text))
       return this.store(
         key,
         version,
         parsed,
+        model,
         tokenizer,
         text,
         reuse(previous, tokenizer, text, edits) ?? (await IncrementalCounter.create(tokenizer, text, sliceMs)),
@@ -95,13 +99,14 @@ export class PromptCounter {
         );
       else await this.memoFor(tokenizer).countAsync(m.rendered, sliceMs);
     }
-    return this.store(key, version, parsed, tokenizer, text, undefined, long);
+    return this.store(key, version, parsed, model, tokenizer, text, undefined, long);
   }
 
   private store(
     key: string,
     version: number,
     parsed: ParsedPrompt,
+    model: string | undefined,
     tokenizer: Tokenizer,
     text: string,
     whole: IncrementalCounter | undefined,
@@ -110,7 +115,7 @@ export class PromptCounter {
     const memo = this.memoFor(tokenizer);
     const byText = new Map([...long.values()].map((c) => [c.currentText, c.count]));
     if (whole) byText.set(text, whole.count);
-    const count = countPrompt(parsed, tokenizer, { count: (t: string) => byText.get(t) ?? memo.count(t) });
+    const count = countPrompt(parsed, tokenizer, { count: (t: string) => byText.get(t) ?? memo.count(t) }, model);
     const latest = this.entries.get(key);
     if (!latest || latest.version <= version)
       this.entries.set(key, { version, count, long, ...(whole ? { whole } : {}) });

@@ -5,7 +5,7 @@ import { MIN_R2 } from '../../core/calibrate/fit';
 import { measureCalibration } from '../../core/calibrate/measure';
 import { DEFAULT_FRACTIONS } from '../../core/calibrate/prefixes';
 import { buildCalibrationFile, calibrationFileText, type CalibrationFile } from '../../core/calibrate/profileFile';
-import { parseTargetId, resolveTarget, targetTokenizer } from '../../core/estimate';
+import { parseTargetId, resolveTarget, targetModelId, targetTokenizer } from '../../core/estimate';
 import { formatMs } from '../../core/format';
 import { parsePrompt } from '../../core/prompt/parse';
 import { tokenizerFor } from '../../core/tokenize/models';
@@ -69,6 +69,7 @@ export async function calibrateCommand(args: string[], io: CliIo): Promise<numbe
       ? undefined
       : resolveTarget(parseTargetId(targetId), await loadCliTables(values.table ?? [], io));
   const localTokenizer = target ? targetTokenizer(target) : tokenizerFor(endpoint.model);
+  const localModel = target ? targetModelId(target) : endpoint.model;
 
   const readMessages = async (path: string) => {
     const read = benchMessages(
@@ -96,7 +97,7 @@ export async function calibrateCommand(args: string[], io: CliIo): Promise<numbe
       requests,
       maxTokens,
       timeoutMs,
-      countLocal: (messages) => messageTokenCounter(messages)(localTokenizer),
+      countLocal: (messages) => messageTokenCounter(messages)(localTokenizer, localModel),
       countTokens: (t) => output.count(t),
       signal: stop.signal,
       onProgress: (p) => {

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { countFile } from '../../core/agentTools/run';
 import type { PromptCount } from '../../core/count';
-import { parseTargetId, resolveTarget, targetTokenizer } from '../../core/estimate';
+import { parseTargetId, resolveTarget, targetModelId, targetTokenizer } from '../../core/estimate';
 import { listNames } from '../../core/prompt/variables';
 import { withChatOverhead } from '../../core/tokenize/chatOverhead';
 import { getTokenizer, isTokenizerId } from '../../core/tokenize/registry';
@@ -38,12 +38,16 @@ export async function countCommand(args: string[], io: CliIo): Promise<number> {
   if (values.tokenizer !== undefined && values.target !== undefined)
     throw new UsageError(`--tokenizer or --target, not both; usage: ${COUNT_USAGE}`);
   // --target counts as the editor does for that target: its tokenizer, the same count (core/count.ts).
-  const forced =
-    values.target !== undefined
-      ? targetTokenizer(resolveTarget(parseTargetId(values.target), await loadCliTables(values.table ?? [], io)))
-      : values.tokenizer === undefined
-        ? undefined
-        : tokenizerFlag(values.tokenizer);
+  const target =
+    values.target === undefined
+      ? undefined
+      : resolveTarget(parseTargetId(values.target), await loadCliTables(values.table ?? [], io));
+  const forced = target
+    ? targetTokenizer(target)
+    : values.tokenizer === undefined
+      ? undefined
+      : tokenizerFlag(values.tokenizer);
+  const model = target ? targetModelId(target) : undefined;
   const maxBytes = maxFileBytesFlag(values['max-file-bytes']);
 
   const rows: CountRow[] = [];
@@ -54,7 +58,7 @@ export async function countCommand(args: string[], io: CliIo): Promise<number> {
       rows.push(
         input.oversized
           ? oversizedRow(file, input.text, input.bytes, maxBytes, forced)
-          : parsedRow(file, input.text, forced),
+          : parsedRow(file, input.text, forced, model),
       );
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
@@ -69,8 +73,8 @@ export async function countCommand(args: string[], io: CliIo): Promise<number> {
   return failed ? EXIT.usage : EXIT.ok;
 }
 
-function parsedRow(file: string, text: string, forced: TokenizerId | undefined): CountRow {
-  return { file, ...countFile({ path: file, text }, forced), notes: [] };
+function parsedRow(file: string, text: string, forced: TokenizerId | undefined, model: string | undefined): CountRow {
+  return { file, ...countFile({ path: file, text }, forced, model), notes: [] };
 }
 
 /** Not parsed: the raw text as one message, its tokens estimated from samples. */

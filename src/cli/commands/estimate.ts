@@ -12,6 +12,7 @@ import {
   scopeSchema,
   sizeCpu,
   targetTokenizerId,
+  targetModelId,
   DEFAULT_ENGINE,
   type Estimate,
   type Range,
@@ -102,7 +103,7 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
   let tokens = { tokens: tokensFlag ?? 0, tokenizer: 'none (--tokens)', exact: true };
   if (file !== undefined) {
     const text = await readWholePrompt(io, file, maxFileBytesFlag(values['max-file-bytes']));
-    tokens = promptTokenCounter(parsePrompt(file, text))(targetTokenizerId(target));
+    tokens = promptTokenCounter(parsePrompt(file, text))(targetTokenizerId(target), targetModelId(target));
   }
   if (cached > tokens.tokens)
     throw new UsageError(`--cached ${cached} exceeds the prompt's ${tokens.tokens} input tokens`);

@@ -6,6 +6,7 @@ import {
   namesTarget,
   parseTargetId,
   resolveTarget,
+  targetModelId,
   type CacheTtl,
   type Estimate,
   type TargetSpec,
@@ -60,10 +61,13 @@ export async function estimateCalibrated(request: CalibratedRequest, io: CliIo):
   const loaded = parseCalibrationFile(text, request.profilePath);
   if (!loaded.ok) throw new UsageError(loaded.error);
   const profile = loaded.value;
-  const input = await inputTokens(profile, request, io);
+  const spec = request.target ?? (profile.target !== undefined ? parseTargetId(profile.target) : undefined);
+  const tables = spec ? await request.tables() : undefined;
+  const resolved = spec && tables ? resolveTarget(spec, tables) : undefined;
+  // Counted as the editor counts for the target (its model's chat template), else as the endpoint's model.
+  const input = await inputTokens(profile, request, io, resolved ? targetModelId(resolved) : profile.endpoint.model);
   if (request.cached > input.tokens)
     throw new UsageError(`--cached ${request.cached} exceeds the prompt's ${input.tokens} input tokens`);
-  const spec = request.target ?? (profile.target !== undefined ? parseTargetId(profile.target) : undefined);
   const notes = calibrationNotes(profile, input);
   const calibration = {
     profile: request.profilePath,
@@ -75,7 +79,7 @@ export async function estimateCalibrated(request: CalibratedRequest, io: CliIo):
     tokens: input.tokens,
     fit: profile.fit,
   };
-  if (!spec) {
+  if (!resolved || !tables) {
     if (request.concurrency !== undefined && request.concurrency > 1)
       throw new UsageError(
         `${request.profilePath} names no target, so nothing models queueing at --concurrency ${request.concurrency}: calibrate with --target, or give --model with --hardware or --provider`,
@@ -91,8 +95,7 @@ export async function estimateCalibrated(request: CalibratedRequest, io: CliIo):
       json: { target: null, ...latency, calibrated: true, calibration, notes },
     };
   }
-  const tables = await request.tables();
-  const target = resolveTarget(spec, tables);
+  const target = resolved;
   if (profile.target !== undefined && !namesTarget(profile.target, target, tables))
     throw new UsageError(
       `${request.profilePath} calibrates ${profile.target}, not ${target.id}; leave out the target flags to use the profile's`,
@@ -115,7 +118,12 @@ export async function estimateCalibrated(request: CalibratedRequest, io: CliIo):
   };
 }
 
-async function inputTokens(profile: CalibrationFile, request: CalibratedRequest, io: CliIo): Promise<InputTokens> {
+async function inputTokens(
+  profile: CalibrationFile,
+  request: CalibratedRequest,
+  io: CliIo,
+  model: string,
+): Promise<InputTokens> {
   const endpointTokens = profile.tokens.basis === 'usage';
   if (request.file === undefined)
     return {
@@ -124,7 +132,7 @@ async function inputTokens(profile: CalibrationFile, request: CalibratedRequest,
       exact: true,
     };
   const text = await readWholePrompt(io, request.file, request.maxFileBytes);
-  const local = promptTokenCounter(parsePrompt(request.file, text))(profile.tokens.localTokenizer);
+  const local = promptTokenCounter(parsePrompt(request.file, text))(profile.tokens.localTokenizer, model);
   if (!endpointTokens)
     return { tokens: local.tokens, localTokens: local.tokens, label: local.tokenizer, exact: local.exact };
   return {

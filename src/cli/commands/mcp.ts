@@ -19,7 +19,7 @@ import {
   type PromptFile,
 } from '../../core/agentTools/run';
 import { servingLabel } from '../../core/estimate/scenarios';
-import { DEFAULT_TARGET_IDS, parseTargetId, resolveTarget, targetTokenizer } from '../../core/estimate';
+import { DEFAULT_TARGET_IDS, parseTargetId, resolveTarget, targetModelId, targetTokenizer } from '../../core/estimate';
 import { resolveProfile } from '../../core/compare';
 import { DEFAULT_FINDING_SETTINGS } from '../../core/findings/settings';
 import { DEFAULT_INCLUDE_GLOBS, promptFileMatcher } from '../../core/promptFiles';
@@ -181,10 +181,9 @@ function registerTools(server: McpServer, config: AgentConfig, files: RootFiles)
 
   tool(AGENT_TOOLS.count, async (input) => {
     const prompt = await files.prompt(input.path);
-    const forced = input.target
-      ? targetTokenizer(resolveTarget(parseTargetId(input.target), config.tables))
-      : input.tokenizer;
-    const count = countFile(prompt, forced);
+    const target = input.target ? resolveTarget(parseTargetId(input.target), config.tables) : undefined;
+    const forced = target ? targetTokenizer(target) : input.tokenizer;
+    const count = countFile(prompt, forced, target ? targetModelId(target) : undefined);
     const mark = count.exact ? '' : '≈';
     return {
       text: `${prompt.path}: ${mark}${count.inputTokens.toLocaleString('en-US')} input tokens, ${mark}${count.contentTokens.toLocaleString('en-US')} content (${count.tokenizer}${count.exact ? '' : ', approximate'}); ${count.messages.map((m) => `${m.role} ${m.tokens}`).join(', ')}`,

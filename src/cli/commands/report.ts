@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { buildReport, formatInstructions, formatReport, hasFindingsAtOrAbove } from '../../core/findings/report';
 import { parseFindingSettings } from '../../core/findings/settings';
-import { DEFAULT_TARGET_IDS, parseTargetId, resolveTarget, retiredMessage } from '../../core/estimate';
+import { DEFAULT_TARGET_IDS, parseTargetId, resolveTarget, retiredMessage, targetModelId } from '../../core/estimate';
 import { findingTarget } from '../../core/findings/targets';
 import { PROFILES } from '../../core/compare/profiles';
 import { loadCliTables } from '../tables';
@@ -114,6 +114,7 @@ export async function reportCommand(args: string[], io: CliIo): Promise<number> 
     inputs,
     {
       tokenizer: getTokenizer(target.tokenizer),
+      chatModel: targetModelId(resolved),
       costModel: target.model,
       settings,
       ...(values['instructions-location'] ? { instructionLocations: values['instructions-location'] } : {}),

@@ -15,8 +15,9 @@ import {
   estimate,
   parseTargetId,
   resolveTarget,
-  targetTokenizer,
+  targetCountKey,
   targetTokenizerId,
+  targetModelId,
   type CacheTtl,
   type Estimate,
   type ResolvedTarget,
@@ -85,7 +86,7 @@ export async function analyzePrompt(
   const targets = counted.targets.map((target) =>
     estimateTarget({
       target,
-      count: counted.counts[targetTokenizer(target)]!,
+      count: counted.counts[targetCountKey(target)]!,
       prefixTokens: found.cacheable?.tokens ?? 0,
       slo: profile,
       ...(config.cacheTtl ? { cacheTtl: config.cacheTtl } : {}),
@@ -94,7 +95,7 @@ export async function analyzePrompt(
   );
   return {
     analysis: {
-      count: counted.counts[targetTokenizer(counted.targets[0]!)]!,
+      count: counted.counts[targetCountKey(counted.targets[0]!)]!,
       targets,
       findings: found.findings,
       ...(found.cacheable ? { cacheable: found.cacheable } : {}),
@@ -130,10 +131,13 @@ export function workspaceReport(config: AgentConfig, files: readonly ReportFileI
   return engine.report(files);
 }
 
-/** `prompt-lens count`'s count of one file: the front matter model's tokenizer unless one is forced. */
-export function countFile(prompt: PromptFile, forced?: TokenizerId): PromptCount {
+/**
+ * `prompt-lens count`'s count of one file: the front matter model's tokenizer unless one is forced; a target's
+ * model (`--target`) renders its chat template as the editor's count for that target does.
+ */
+export function countFile(prompt: PromptFile, forced?: TokenizerId, model?: string): PromptCount {
   const parsed = parsePrompt(prompt.path, prompt.text);
-  return countPrompt(parsed, getTokenizer(forced ?? tokenizerFor(parsed.settings.model)));
+  return countPrompt(parsed, getTokenizer(forced ?? tokenizerFor(parsed.settings.model)), undefined, model);
 }
 
 export interface FileEstimate {
@@ -148,7 +152,10 @@ export function estimateFile(
   prompt: PromptFile,
   request: { cachedTokens?: number; outputTokens?: number; concurrency?: number; cacheTtl?: CacheTtl },
 ): FileEstimate {
-  const tokens = promptTokenCounter(parsePrompt(prompt.path, prompt.text))(targetTokenizerId(target));
+  const tokens = promptTokenCounter(parsePrompt(prompt.path, prompt.text))(
+    targetTokenizerId(target),
+    targetModelId(target),
+  );
   if ((request.cachedTokens ?? 0) > tokens.tokens)
     throw new Error(`cachedTokens ${request.cachedTokens} exceeds the prompt's ${tokens.tokens} input tokens`);
   const result = estimate(target, { inputTokens: tokens.tokens, cachedTokens: 0, ...request, at: new Date() });

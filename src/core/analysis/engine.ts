@@ -1,11 +1,13 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
 import { compareTargets, selfHostedModel, type CompareResult, type WorkloadProfile } from '../compare';
-import { countPrompt, promptTokenCounter, type PromptCount } from '../count';
+import { countKey, countPrompt, promptTokenCounter, type PromptCount } from '../count';
 import {
   parseTargetId,
   resolveTarget,
   targetIdForModel,
   targetTokenizer,
+  targetCountKey,
+  targetModelId,
   type CacheTtl,
   type CalibrationProfile,
   type ResolvedTarget,
@@ -67,8 +69,8 @@ export interface CountRequest {
 export interface CountResult {
   version: number;
   parsed: ParsedPrompt;
-  /** One count per distinct tokenizer among the targets. */
-  counts: Partial<Record<TokenizerId, PromptCount>>;
+  /** One count per distinct tokenizer and chat template among the targets, by targetCountKey. */
+  counts: Record<string, PromptCount>;
   /** Primary first: the front matter's model when it names a known one, then the configured targets. */
   targets: ResolvedTarget[];
   /** The front-matter model that chose the primary target, when it did. */
@@ -130,7 +132,8 @@ export class AnalysisEngine {
   private config: EngineConfig | undefined;
   /** Bumped by configure(): work begun under older settings returns nothing. */
   private generation = 0;
-  private counters = new Map<TokenizerId, PromptCounter>();
+  /** By count key (tokenizer + chat template): a counter caches one count per document. */
+  private counters = new Map<string, PromptCounter>();
   private documents = new Map<string, DocumentState>();
   /** One prefix-cache analyser per primary target in use (front matter can pick its own). */
   private workspaces = new Map<string, Workspace>();
@@ -177,11 +180,20 @@ export class AnalysisEngine {
     // One parse serves the front matter and every tokenizer's counter.
     const parsed = parsePrompt(fileName, text, parseOptions(config));
     const { targets, fromFrontMatter } = targetsFor(config, parsed.settings.model);
-    const counts: Partial<Record<TokenizerId, PromptCount>> = {};
+    const counts: Record<string, PromptCount> = {};
     for (const target of targets) {
-      const id = targetTokenizer(target);
+      const countKey = targetCountKey(target);
+      const model = targetModelId(target);
       // Sliced, so a selection count or another document's request is answered in between.
-      counts[id] ??= await this.counter(id).count({ key, fileName, text, version, edits, parsed });
+      counts[countKey] ??= await this.counter(countKey, targetTokenizer(target)).count({
+        key,
+        fileName,
+        text,
+        version,
+        edits,
+        parsed,
+        model,
+      });
     }
     return {
       version,
@@ -238,7 +250,7 @@ export class AnalysisEngine {
       suppressed(input, [rag, workspace.analyser.findingsFor(file), over?.file === file ? [over] : []]),
       (path) => (path === file ? text : workspace.analyser.textOf(path)),
     );
-    const count = counted.counts[workspace.target.tokenizer]!;
+    const count = counted.counts[targetCountKey(targets[0]!)]!;
     const alwaysOn = instructions.alwaysOn.some((e) => e.file === file && !e.skillMetadata);
     const cacheable = cacheablePrefix(workspace.analyser, file, parsed, count, alwaysOn);
     return { version, findings, instructions, ...(cacheable ? { cacheable } : {}) };
@@ -260,19 +272,21 @@ export class AnalysisEngine {
   }
 
   /**
-   * The counts of a counted version with more tokenizers (an agent's own targets), as Compare counts
+   * The counts of a counted version for more targets (an agent's own: tokenizer and model), as Compare counts
    * them: the ones already known, the rest counted once. Undefined when that version is no longer
    * the latest counted.
    */
   recount(
     key: string,
     version: number,
-    tokenizers: readonly TokenizerId[],
-  ): Partial<Record<TokenizerId, PromptCount>> | undefined {
+    targets: ReadonlyArray<{ tokenizer: TokenizerId; model: string }>,
+  ): Record<string, PromptCount> | undefined {
     const counted = this.documents.get(key)?.counted;
     if (counted?.version !== version) return undefined;
     const counts = { ...counted.counts };
-    for (const id of tokenizers) counts[id] ??= countPrompt(counted.parsed, getTokenizer(id));
+    // Keyed as countNow keys them (tokenizer + the target model's chat template).
+    for (const { tokenizer, model } of targets)
+      counts[countKey(tokenizer, model)] ??= countPrompt(counted.parsed, getTokenizer(tokenizer), undefined, model);
     return counts;
   }
 
@@ -320,6 +334,7 @@ export class AnalysisEngine {
       inputs,
       {
         tokenizer: getTokenizer(target.tokenizer),
+        chatModel: targetModelId(config.targets[0]!),
         costModel: target.model,
         settings: config.findings,
         ...(config.instructionLocations ? { instructionLocations: config.instructionLocations } : {}),
@@ -347,11 +362,11 @@ export class AnalysisEngine {
     return state;
   }
 
-  private counter(id: TokenizerId): PromptCounter {
-    let counter = this.counters.get(id);
+  private counter(countKey: string, id: TokenizerId): PromptCounter {
+    let counter = this.counters.get(countKey);
     if (!counter) {
       counter = new PromptCounter({ tokenizer: id });
-      this.counters.set(id, counter);
+      this.counters.set(countKey, counter);
     }
     return counter;
   }

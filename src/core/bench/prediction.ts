@@ -2,26 +2,28 @@ import {
   estimate,
   parseTargetId,
   resolveTarget,
+  targetModelId,
   targetTokenizerId,
   type CalibrationProfile,
   type Tables,
   type TargetAssumptions,
 } from '../estimate';
+import { countChat } from '../count';
 import type { ChatMessage } from '../prompt/types';
-import { withChatOverhead } from '../tokenize/chatOverhead';
 import { tokenizerFor } from '../tokenize/models';
 import { getTokenizer } from '../tokenize/registry';
 
 export type Prediction =
   { ok: true; ttftMs: number; tpotMs: number; inputTokens: number } | { ok: false; error: string };
 
-/** Input tokens of the messages as a target's tokenizer counts them (content + chat overhead). */
-export function messageTokenCounter(messages: readonly ChatMessage[]): (tokenizerName: string) => number {
-  return (name) => {
-    const tokenizer = getTokenizer(tokenizerFor(name));
-    const content = messages.reduce((n, m) => n + tokenizer.count(m.content), 0);
-    return withChatOverhead(content, messages.length, tokenizer.id);
-  };
+/**
+ * Input tokens of the messages as a target counts them (countChat: `model`'s chat template when its tokenizer is the
+ * one counting, else content + chat overhead) — the count the editor's estimates for that target take.
+ */
+export function messageTokenCounter(
+  messages: readonly ChatMessage[],
+): (tokenizerName: string, model: string | undefined) => number {
+  return (name, model) => countChat(messages, getTokenizer(tokenizerFor(name)), undefined, model).inputTokens;
 }
 
 /**
@@ -31,7 +33,7 @@ export function messageTokenCounter(messages: readonly ChatMessage[]): (tokenize
 export function predictEndpoint(
   tables: Tables,
   targetId: string,
-  countInput: (tokenizerName: string) => number,
+  countInput: (tokenizerName: string, model: string) => number,
   outputTokens: number,
   calibrationFor?: (resolvedId: string) => CalibrationProfile | undefined,
   assume: TargetAssumptions = {},
@@ -39,7 +41,7 @@ export function predictEndpoint(
   try {
     // A benchmark measures what a client sees: the http scope, whatever the editor's setting.
     const target = resolveTarget(parseTargetId(targetId), tables, { ...assume, scope: 'http' });
-    const inputTokens = countInput(targetTokenizerId(target));
+    const inputTokens = countInput(targetTokenizerId(target), targetModelId(target));
     const calibration = calibrationFor?.(target.id);
     const e = estimate(target, { inputTokens, outputTokens, ...(calibration ? { calibration } : {}) });
     return { ok: true, ttftMs: e.coldTtftMs.p50, tpotMs: e.tpotMs.p50, inputTokens };

@@ -1,4 +1,4 @@
-import type { PromptTokens } from '../count';
+import type { PromptTokenCounter } from '../count';
 import {
   DEFAULT_ENGINE,
   DEFAULT_SCOPE,
@@ -21,7 +21,7 @@ export interface CompareRequest {
   tables: Tables;
   profile: WorkloadProfile;
   /** The prompt's input tokens under a tokenizer (see promptTokenCounter). */
-  countTokens: (tokenizer: string | undefined) => PromptTokens;
+  countTokens: PromptTokenCounter;
   /** Tokens of the prompt's prefix already cached (warm case); 0 or absent: cold only. */
   cachedTokens?: number;
   /** The open-weight model deployed on each hardware row (see selfHostedModel); absent: providers only. */
@@ -51,7 +51,8 @@ export function compareTargets(request: CompareRequest): CompareResult {
   const targets: ResolvedTarget[] = [...providerCandidates(tables)];
   if (model) {
     // The batch's KV cache must fit beside the weights: C sequences of prompt + output.
-    const kvTokens = profile.concurrency * (request.countTokens(model.tokenizer).tokens + profile.outputTokens);
+    const kvTokens =
+      profile.concurrency * (request.countTokens(model.tokenizer, model.id).tokens + profile.outputTokens);
     const selfHosted = selfHostedCandidates(model, tables, kvTokens, request.assume);
     targets.push(...selfHosted.targets);
     skipped.push(...selfHosted.skipped);

@@ -2,13 +2,14 @@ import {
   contextWindowOf,
   retiredMessage,
   targetTokenizerId,
+  targetModelId,
   type CacheTtl,
   type CalibrationProfile,
   type Estimate,
   type ResolvedTarget,
 } from '../estimate';
 import { coldScenario, isScenario, scenarioFigures, servingLabel, warmScenario } from '../estimate/scenarios';
-import type { PromptTokens } from '../count';
+import type { PromptTokenCounter } from '../count';
 import { rowNotes } from './notes';
 import type { CompareRow, SloMetric, WorkloadProfile } from './types';
 import { replicaTimePerCall, replicaTokensPerSecond } from '../estimate/selfHostedCost';
@@ -18,7 +19,7 @@ export type { CompareRow, SloMetric } from './types';
 export interface RowContext {
   profile: WorkloadProfile;
   cachedTokens: number;
-  countTokens: (tokenizer: string | undefined) => PromptTokens;
+  countTokens: PromptTokenCounter;
   calibrationFor?: (targetId: string) => CalibrationProfile | undefined;
   /** Which cache TTL writes ask for; default 5m. */
   cacheTtl?: CacheTtl;
@@ -52,7 +53,7 @@ function verdictText(profile: WorkloadProfile, failing: SloMetric[], ttftP99Ms: 
 /** Judges one target; undefined (with the reason) when the prompt plus output does not fit its context window. */
 export function evaluateTarget(target: ResolvedTarget, ctx: RowContext): { row?: CompareRow; skipped?: string } {
   const { profile } = ctx;
-  const tokens = ctx.countTokens(targetTokenizerId(target));
+  const tokens = ctx.countTokens(targetTokenizerId(target), targetModelId(target));
   const retired = target.kind === 'provider' ? retiredMessage(target.provider) : undefined;
   if (retired) return { skipped: retired };
   const window = contextWindowOf(target);

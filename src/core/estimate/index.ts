@@ -26,6 +26,8 @@ export {
   DEFAULT_SCOPE,
   targetTokenizerId,
   targetTokenizer,
+  targetModelId,
+  targetCountKey,
   targetIdForModel,
   lookupModelName,
   DEFAULT_TARGET_IDS,

@@ -11,6 +11,7 @@ import {
 } from './schemas';
 import type { Tables } from './tables';
 import { closestIds } from './closest';
+import { countKey } from '../count';
 import { tokenizerFor } from '../tokenize/models';
 import type { TokenizerId } from '../tokenize/types';
 
@@ -303,6 +304,16 @@ function lookup<L extends keyof Lists>(tables: Tables, list: L, id: string, what
 export function targetTokenizerId(target: ResolvedTarget): string {
   if (target.kind === 'self-hosted') return target.model.tokenizer;
   return target.provider.tokenizer ?? target.model?.tokenizer ?? target.provider.model;
+}
+
+/** The model a target's server renders requests for (its chat template, see countChat): self-hosted or the provider's. */
+export function targetModelId(target: ResolvedTarget): string {
+  return target.kind === 'self-hosted' ? target.model.id : target.provider.model;
+}
+
+/** What a target's count of a prompt is kept under (see countKey): its tokenizer and chat template. */
+export function targetCountKey(target: ResolvedTarget): string {
+  return countKey(targetTokenizer(target), targetModelId(target));
 }
 
 /** The registry tokenizer that counts for a target (exact, or the approximation standing in). */

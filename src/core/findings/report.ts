@@ -25,6 +25,8 @@ export interface ReportFileInput {
 
 export interface ReportOptions {
   tokenizer: Tokenizer;
+  /** The target's model, whose chat template the files' input tokens render (see targetModelId); default each file's front matter's. */
+  chatModel?: string;
   costModel: FindingCostModel;
   settings: FindingSettings;
   /** Folders whose `*.instructions.md` load (`chat.instructionsFilesLocations`); default `.github/instructions`. */
@@ -169,7 +171,7 @@ export function buildReport(
   const found: Finding[] = [];
   for (const f of [...inputs].sort((a, b) => a.path.localeCompare(b.path))) {
     // The file's input tokens as every surface counts them; the analyser's token stream serves prefix matching.
-    const n = countPrompt(parsed.get(f.path) as ParsedPrompt, tokenizer).inputTokens;
+    const n = countPrompt(parsed.get(f.path) as ParsedPrompt, tokenizer, tokenizer, options.chatModel).inputTokens;
     const result = fileFindings({
       file: f.path,
       text: f.text,

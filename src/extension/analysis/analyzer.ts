@@ -12,6 +12,8 @@ import {
   DEFAULT_ENGINE,
   parseTargetId,
   resolveTarget,
+  targetCountKey,
+  targetModelId,
   targetTokenizer,
   type CacheTtl,
   type ResolvedTarget,
@@ -288,7 +290,7 @@ export class PromptAnalyzer implements vscode.Disposable {
       'recount',
       document.uri.toString(),
       analysis.version,
-      targets.map((t) => targetTokenizer(t)),
+      targets.map((t) => ({ tokenizer: targetTokenizer(t), model: targetModelId(t) })),
     );
     if (!counts) throw new Error(`${document.fileName} changed while it was analysed; ask again`);
     const recounted: CountResult = { ...counted, counts, targets };
@@ -474,7 +476,7 @@ function instructionLocations(): { instructionLocations?: string[] } {
 }
 
 function countFor(counted: CountResult, target: ResolvedTarget): PromptCount {
-  return counted.counts[targetTokenizer(target)]!;
+  return counted.counts[targetCountKey(target)]!;
 }
 
 /** A file over the size limit is not tokenised at all. */

@@ -5,7 +5,7 @@ import { MIN_R2 } from '../../core/calibrate/fit';
 import { measureCalibration } from '../../core/calibrate/measure';
 import { DEFAULT_FRACTIONS } from '../../core/calibrate/prefixes';
 import { buildCalibrationFile, type CalibrationFile } from '../../core/calibrate/profileFile';
-import { parseTargetId, resolveTarget, targetTokenizer, type ResolvedTarget } from '../../core/estimate';
+import { parseTargetId, resolveTarget, targetModelId, targetTokenizer, type ResolvedTarget } from '../../core/estimate';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
 import { readSettings } from '../settings';
 import { keyFor, preparePromptRun, type BenchDeps } from './benchmarkCommand';
@@ -68,7 +68,7 @@ export async function calibrateEndpoint(
         requests: REQUESTS_PER_LENGTH,
         maxTokens: Math.max(2, Math.min(benchmark.maxTokens, 32)),
         timeoutMs: benchmark.timeoutMs,
-        countLocal: (prefix) => messageTokenCounter(prefix)(localTokenizer),
+        countLocal: (prefix) => messageTokenCounter(prefix)(localTokenizer, targetModelId(target)),
         countTokens: (t) => output.count(t),
         signal: abort.signal,
         onProgress: (p) =>

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { PromptAnalyzer } from '../analysis/analyzer';
 import { readSettings } from '../settings';
+import { templateAdded, templateBasis } from '../../core/chat/templateText';
 import { formatMs, formatTokens } from '../../core/format';
 
 /**
@@ -29,6 +30,17 @@ export class PromptCodeLensProvider implements vscode.CodeLensProvider {
         arguments: [document.uri],
       }),
     ];
+    // The chat template's own tokens (role markers, default system prompt, dates) belong to no message.
+    const added = templateAdded(analysis.count);
+    if (added)
+      lenses.push(
+        new vscode.CodeLens(top, {
+          title: `${added} tok`,
+          tooltip: templateBasis(analysis.count),
+          command: 'promptLens.compareTargets',
+          arguments: [document.uri],
+        }),
+      );
     const primary = analysis.targets[0];
     const content = analysis.count.contentTokens || 1;
     analysis.parsed.messages.forEach((message, i) => {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
+import { templateAdded, templateBasis } from '../../core/chat/templateText';
 import { formatTokens } from '../../core/format';
 import { markdownCode, markdownText } from '../../core/markdown';
 import { footnotes, hoverTable, scenarioLine } from './targetTable';
@@ -49,8 +50,10 @@ export function renderHover(
     : '';
   lines.push(`**Prompt Latency Lens** · primary target ${markdownCode(primary?.label ?? 'none')}${override}`, '');
   const exact = a.count.exact;
+  // A rendered chat template's tokens are said apart (what it added, what it assumed); else the overhead rule.
+  const added = templateAdded(a.count) ?? 'chat overhead';
   const parts = [
-    `prompt **${formatTokens(a.count.inputTokens, exact)}** tokens (${formatTokens(a.count.contentTokens, exact)} content + chat overhead, \`${a.count.tokenizer}\`${exact ? '' : ', approximate'})`,
+    `prompt **${formatTokens(a.count.inputTokens, exact)}** tokens (${formatTokens(a.count.contentTokens, exact)} content + ${added}, \`${a.count.tokenizer}\`${exact ? '' : ', approximate'})`,
   ];
   const index = a.parsed.messages.findIndex((m) => offset >= m.range.start && offset <= m.range.end);
   const message = index >= 0 ? a.count.messages[index] : undefined;
@@ -65,7 +68,9 @@ export function renderHover(
   if (errors.length > 0) lines.push(...errors.map((e) => `$(error) ${markdownText(e)}`), '');
   else if (primary?.advice) lines.push(`$(warning) ${markdownText(primary.advice)}`, '');
   if (cheapest) lines.push(cheapest, '');
+  const template = templateBasis(a.count);
   const details = [
+    ...(template ? [`Tokens: ${markdownText(template)}.`] : []),
     ...footnotes(a),
     '$/1k calls: one cold call that fills the cache, then 999 warm ones (1,000 cold without a warm figure).',
     `Bound: ${a.targets.map((t) => `${markdownText(t.label)} — ${t.phase}`).join('; ')}.`,

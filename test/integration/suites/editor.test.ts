@@ -47,6 +47,9 @@ describe('editor surfaces', () => {
     assert.ok(hover.includes('primary target `openai/gpt-4o`'), hover);
     assert.ok(hover.includes(`prompt **${count.inputTokens.toLocaleString('en-US')}** tokens`), hover);
     assert.ok(hover.includes(`this user message **${count.messages[user]!.tokens.toLocaleString('en-US')}**`), hover);
+    // OpenAI renders no open template: its chat overhead, no template line.
+    assert.ok(hover.includes(' content + chat overhead, `o200k_base`'), hover);
+    assert.ok(!hover.includes('template: +') && !hover.includes('chat template'), hover);
     const target = resolveTarget(parseTargetId('openai/gpt-4o'), loadTables().tables);
     const cold = estimate(target, { inputTokens: count.inputTokens, outputTokens: 256, concurrency: 8 });
     assert.ok(

@@ -15,9 +15,11 @@ import {
   workspaceFile,
 } from '../helpers';
 
-/** The default primary target is llama-3.1-70b, counted with the Llama 3 tokenizer. */
+const LLAMA = 'llama-3.1-70b';
+/** The default primary target is llama-3.1-70b: the Llama 3 tokenizer, its model's chat template. */
 function expectedTokens(document: vscode.TextDocument): number {
-  return countPrompt(parsePrompt(document.fileName, document.getText()), getTokenizer('llama3')).inputTokens;
+  return countPrompt(parsePrompt(document.fileName, document.getText()), getTokenizer('llama3'), undefined, LLAMA)
+    .inputTokens;
 }
 
 describe('foundation', () => {
@@ -52,6 +54,26 @@ describe('foundation', () => {
     assert.equal((await extensionApi()).analysisWorkerRunning(), true, 'counted in the analysis worker');
   });
 
+  it("hover and CodeLens show the chat template's own tokens and the arguments it assumed", async () => {
+    const editor = await openPrompt('support.prompt');
+    const parsed = parsePrompt(editor.document.fileName, editor.document.getText());
+    const count = countPrompt(parsed, getTokenizer('llama3'), undefined, LLAMA);
+    assert.ok(count.templateTokens! > 0, 'Llama 3.1 renders a template');
+    const added = `template: +${count.templateTokens!.toLocaleString('en-US')}`;
+    const texts = await hoverTexts(editor.document.uri, new vscode.Position(1, 5));
+    const hover = texts.find((t) => t.includes('Prompt Latency Lens')) ?? '';
+    assert.ok(hover.includes(`content + ${added}, \`llama3\``), hover);
+    assert.ok(hover.includes('Llama 3.1 / 3.3 Instruct chat template, assumed add\\_generation\\_prompt=true'), hover);
+    assert.ok(hover.includes("date\\_string unset (the template's default date)"), hover);
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+      'vscode.executeCodeLensProvider',
+      editor.document.uri,
+    );
+    const lens = lenses.find((l) => l.command?.title === `${added} tok`);
+    assert.ok(lens, JSON.stringify(lenses.map((l) => l.command?.title)));
+    assert.match(lens.command?.tooltip ?? '', /assumed add_generation_prompt=true/);
+  });
+
   it('status bar shows the active prompt count, including include-glob files', async () => {
     const api = await extensionApi();
     const editor = await openPrompt('prompts/summary.txt');
@@ -75,6 +97,8 @@ describe('foundation', () => {
       const withBom = countPrompt(
         parsePrompt(uri.fsPath, `\uFEFF${editor.document.getText()}`),
         getTokenizer('llama3'),
+        undefined,
+        LLAMA,
       );
       assert.notEqual(withBom.inputTokens, expected, 'the BOM would change the count');
       const texts = await hoverTexts(uri, new vscode.Position(0, 2));

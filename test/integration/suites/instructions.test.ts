@@ -5,13 +5,14 @@ import { parsePrompt } from '../../../src/core/prompt/parse';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
 import { cleanWorkbench, extensionApi, hoverTexts, openPrompt, screenshot, waitFor } from '../helpers';
 
-/** The default primary target is llama-3.1-70b, counted with the Llama 3 tokenizer. */
+/** The default primary target is llama-3.1-70b, counted with the Llama 3 tokenizer and its model's chat template. */
 const llama3 = getTokenizer('llama3');
 
 async function statusShowsCountOf(relative: string): Promise<{ document: vscode.TextDocument; tokens: number }> {
   const api = await extensionApi();
   const editor = await openPrompt(relative);
-  const tokens = countPrompt(parsePrompt(editor.document.fileName, editor.document.getText()), llama3).inputTokens;
+  const parsed = parsePrompt(editor.document.fileName, editor.document.getText());
+  const tokens = countPrompt(parsed, llama3, undefined, 'llama-3.1-70b').inputTokens;
   await waitFor(`status bar count of ${relative}`, () =>
     api.statusBarText().startsWith(`$(pulse) ${tokens.toLocaleString('en-US')} tok · TTFT `) ? true : undefined,
   );

@@ -30,8 +30,8 @@ function engineWith(targetIds: string[]): AnalysisEngine {
   return engine;
 }
 
-const fresh = (fileName: string, text: string, tokenizer: 'o200k_base' | 'llama3') =>
-  countPrompt(parsePrompt(fileName, text), getTokenizer(tokenizer));
+const fresh = (fileName: string, text: string, tokenizer: 'o200k_base' | 'llama3', model?: string) =>
+  countPrompt(parsePrompt(fileName, text), getTokenizer(tokenizer), undefined, model);
 const request = (
   text: string,
   version: number,
@@ -47,12 +47,14 @@ const policy = (n: number) =>
   ).join('\n');
 
 describe('AnalysisEngine', () => {
-  it('counts once per distinct target tokenizer, each equal to a fresh count', async () => {
+  it('counts once per distinct target tokenizer and chat template, each equal to a fresh count', async () => {
     const engine = engineWith(['llama-3.1-70b@4xh100-sxm:bf16', 'openai/gpt-4o', 'openai/gpt-4.1']);
     const text = 'system:\nBe brief.\nuser:\nSummarise the attached report in three bullet points.\n';
     const result = (await engine.count(request(text, 1)))!;
-    assert.deepEqual(Object.keys(result.counts).sort(), ['llama3', 'o200k_base']);
-    assert.deepEqual(result.counts.llama3, fresh('/w/doc.prompt', text, 'llama3'));
+    // The Llama target's count renders its model's template; the front matter names no model.
+    assert.deepEqual(Object.keys(result.counts).sort(), ['llama3+llama-3.1', 'o200k_base']);
+    assert.deepEqual(result.counts['llama3+llama-3.1'], fresh('/w/doc.prompt', text, 'llama3', 'llama-3.1-70b'));
+    assert.ok(result.counts['llama3+llama-3.1']!.templateTokens! > 0);
     assert.deepEqual(result.counts.o200k_base, fresh('/w/doc.prompt', text, 'o200k_base'));
     assert.deepEqual(
       result.targets.map((t) => t.id),
@@ -184,7 +186,7 @@ describe('AnalysisEngine', () => {
     assert.equal(await pending, undefined);
     const after = (await engine.count(request('user:\nHi\n', 2)))!;
     assert.equal(after.targets[0]!.id, 'llama-3.1-8b@h100-sxm:bf16+vllm');
-    assert.ok(after.counts.llama3);
+    assert.ok(after.counts['llama3+llama-3.1']);
   });
 
   it('counts a selection, compares targets and reports, all from the same tables', async () => {

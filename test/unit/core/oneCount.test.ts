@@ -38,6 +38,8 @@ describe('one count on every surface', () => {
         const { engine, count } = await editorAnalysis(file, text, target, tables);
         const editor = count.inputTokens;
         assert.ok(editor > 0);
+        // A self-hosted Llama is billed its rendered chat template, on every surface below.
+        if (target.kind === 'self-hosted') assert.equal(count.template?.id, 'llama-3.1', 'the template rendered');
 
         const report = engine.report([{ path: file, text }]);
         assert.equal(report.files[0]!.tokens, editor, 'workspace report');

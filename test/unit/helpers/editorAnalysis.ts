@@ -1,7 +1,7 @@
 import { AnalysisEngine } from '../../../src/core/analysis/engine';
 import { estimateTarget } from '../../../src/core/analysis/targetEstimates';
 import { resolveProfile } from '../../../src/core/compare';
-import { targetTokenizer, type ResolvedTarget, type Tables } from '../../../src/core/estimate';
+import { targetCountKey, type ResolvedTarget, type Tables } from '../../../src/core/estimate';
 import { DEFAULT_FINDING_SETTINGS } from '../../../src/core/findings/settings';
 
 /**
@@ -21,7 +21,7 @@ export async function editorAnalysis(file: string, text: string, target: Resolve
     workload: { concurrency: profile.concurrency, outputTokens: profile.outputTokens },
   });
   const counted = (await engine.count({ key: file, file, fileName: file, text, version: 1, edits: [] }))!;
-  const count = counted.counts[targetTokenizer(target)]!;
+  const count = counted.counts[targetCountKey(target)]!;
   const { cacheable } = (await engine.findings(file, 1))!;
   const estimate = estimateTarget({ target, count, prefixTokens: cacheable?.tokens ?? 0, slo: profile });
   return { engine, profile, count, cacheable, estimate };
