@@ -205,18 +205,20 @@ describe('editor surfaces', () => {
     await vscode.commands.executeCommand('undo');
   });
 
-  it('code lenses: "Benchmark this prompt" first, then each message with tokens and share of TTFT', async () => {
+  it('code lenses: "Benchmark this prompt" first, the template\'s tokens, then each message with its share of TTFT', async () => {
     const editor = await openPrompt('support.prompt');
     const lenses = await waitFor('code lenses', async () => {
       const found = await vscode.commands.executeCommand<vscode.CodeLens[]>(
         'vscode.executeCodeLensProvider',
         editor.document.uri,
       );
-      return found.length >= 3 ? found : undefined;
+      return found.length >= 4 ? found : undefined;
     });
     assert.equal(lenses[0]!.command?.command, 'promptLens.benchmarkPrompt');
     assert.match(lenses[0]!.command!.title, /Benchmark this prompt/);
-    const messages = lenses.slice(1).map((l) => l.command!.title);
+    // The default target (llama-3.1-70b) renders its chat template: its own tokens belong to no message.
+    assert.match(lenses[1]!.command!.title, /^template: \+[\d,]+ tok$/);
+    const messages = lenses.slice(2).map((l) => l.command!.title);
     assert.match(messages[0]!, /^system: [\d,]+ tok · \d+% of cold TTFT/);
     assert.match(messages[1]!, /^user: [\d,]+ tok · \d+% of cold TTFT/);
   });
