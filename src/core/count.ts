@@ -124,7 +124,7 @@ export interface PromptTokens {
   exact: boolean;
 }
 
-/** A target's count of a prompt by tokenizer name (see tokenizerFor) and the model whose template its server renders. */
+/** A target's count of a prompt by tokenizer name (see tokenizerFor) and the model whose template its server uses. */
 export type PromptTokenCounter = (tokenizer: string | undefined, model?: string) => PromptTokens;
 
 /**

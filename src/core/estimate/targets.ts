@@ -306,7 +306,7 @@ export function targetTokenizerId(target: ResolvedTarget): string {
   return target.provider.tokenizer ?? target.model?.tokenizer ?? target.provider.model;
 }
 
-/** The model a target's server renders requests for (its chat template, see countChat): self-hosted or the provider's. */
+/** The model a target's server renders requests for (its chat template, see countChat): self-hosted or provider's. */
 export function targetModelId(target: ResolvedTarget): string {
   return target.kind === 'self-hosted' ? target.model.id : target.provider.model;
 }

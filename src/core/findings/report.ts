@@ -25,7 +25,7 @@ export interface ReportFileInput {
 
 export interface ReportOptions {
   tokenizer: Tokenizer;
-  /** The target's model, whose chat template the files' input tokens render (see targetModelId); default each file's front matter's. */
+  /** The target's model: its chat template renders the files' input tokens (targetModelId); default: front matter's. */
   chatModel?: string;
   costModel: FindingCostModel;
   settings: FindingSettings;
