@@ -71,7 +71,7 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
   const codeLens = new PromptCodeLensProvider(analyzer);
   const cheapest = new CheapestLine(analyzer);
   const compare = new ComparePanel(context.extensionUri, analyzer);
-  const bench = registerBenchmark(context, tables, calibrations, () => analyzer.invalidate());
+  const bench = registerBenchmark(context, tables, calibrations, analyzer, () => analyzer.invalidate());
   stopRuns = bench.stopRuns;
   // Providers follow promptLens.include: re-registered with the new selector when it changes.
   const hover = new PromptHoverProvider(analyzer, cheapest);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { promptSloSettings, resolveProfile, type SloSettings, type WorkloadProfile } from '../core/compare';
+import type { FrontMatterProfile } from '../core/compare/frontMatter';
+import { resolveProfile, type SloSettings, type WorkloadProfile } from '../core/compare/profiles';
 import { describeProblem } from '../core/settings/keepValid';
 import {
   MERGED_SETTINGS,
@@ -73,16 +74,16 @@ export function readSettings(scope?: vscode.Uri): SettingsResult {
 
 /**
  * The workload the estimates assume: `promptLens.slo.*` (only values the user set override the profile's), then
- * the prompt's own front matter (`profile:`), then an agent's scenario, over the interactive profile.
+ * the prompt's own front matter (`profile:`, read by the analysis worker: the host parses no YAML), then an
+ * agent's scenario, over the interactive profile.
  */
 export function readWorkloadProfile(
-  documentText?: string,
+  frontMatter?: FrontMatterProfile,
   scope?: vscode.Uri,
   scenario?: SloSettings,
 ): { profile: WorkloadProfile; problems: string[] } {
   // Bad slo.* settings are among readSettings' problems; only the front matter's are added here.
   const { slo } = readSettings(scope).settings;
-  const fromFile = documentText === undefined ? { problems: [] } : promptSloSettings(documentText);
-  const problems = fromFile.problems.map((p) => `front matter: ${p}`);
-  return { profile: resolveProfile({ ...slo, ...fromFile.slo, ...scenario }), problems };
+  const problems = (frontMatter?.problems ?? []).map((p) => `front matter: ${p}`);
+  return { profile: resolveProfile({ ...slo, ...frontMatter?.slo, ...scenario }), problems };
 }

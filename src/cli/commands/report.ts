@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { buildReport, formatInstructions, formatReport, hasFindingsAtOrAbove } from '../../core/findings/report';
+import { buildReport, hasFindingsAtOrAbove } from '../../core/findings/report';
+import { formatInstructions, formatReport } from '../../core/findings/reportText';
 import { parseFindingSettings } from '../../core/findings/settings';
 import { DEFAULT_TARGET_IDS, parseTargetId, resolveTarget, retiredMessage, targetModelId } from '../../core/estimate';
 import { findingTarget } from '../../core/findings/targets';

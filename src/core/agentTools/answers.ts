@@ -3,7 +3,9 @@
 // PromptReport), formatted with the one formatter, so an agent and a person read the same numbers.
 import type { Cacheable } from '../analysis/engine';
 import type { TargetEstimate } from '../analysis/targetEstimates';
-import { columnsFor, describeProfile, type CompareResult, type WorkloadProfile } from '../compare';
+import { columnsFor } from '../compare/columns';
+import { describeProfile } from '../compare/profiles';
+import type { CompareResult, WorkloadProfile } from '../compare/types';
 import type { PromptCount } from '../count';
 import type { Range } from '../estimate';
 import { formatCount, formatMs, formatRange, formatTokens, formatUsd } from '../format';

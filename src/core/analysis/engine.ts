@@ -1,5 +1,12 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
-import { compareTargets, selfHostedModel, type CompareResult, type WorkloadProfile } from '../compare';
+import {
+  compareTargets,
+  promptSloSettings,
+  selfHostedModel,
+  type CompareResult,
+  type FrontMatterProfile,
+  type WorkloadProfile,
+} from '../compare';
 import { countKey, countPrompt, promptTokenCounter, type PromptCount } from '../count';
 import {
   parseTargetId,
@@ -75,6 +82,8 @@ export interface CountResult {
   targets: ResolvedTarget[];
   /** The front-matter model that chose the primary target, when it did. */
   frontMatterTarget?: string;
+  /** The workload the front matter names (`profile:`), read here so the host never parses YAML. */
+  frontMatterProfile: FrontMatterProfile;
 }
 
 /** The prefix a cache can serve and where it ends in the file. */
@@ -169,6 +178,7 @@ export class AnalysisEngine {
         counts: counted.counts,
         targets: counted.targets,
         ...(counted.frontMatterTarget ? { frontMatterTarget: counted.frontMatterTarget } : {}),
+        frontMatterProfile: counted.frontMatterProfile,
       };
     });
     state.queue = run.catch(() => undefined);
@@ -201,6 +211,7 @@ export class AnalysisEngine {
       counts,
       targets,
       ...(fromFrontMatter ? { frontMatterTarget: fromFrontMatter } : {}),
+      frontMatterProfile: promptSloSettings(text),
       file,
       fileName,
       text,

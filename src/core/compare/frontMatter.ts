@@ -2,11 +2,17 @@ import { splitFrontMatter } from '../prompt/frontMatter';
 import { parseYaml } from '../prompt/yaml';
 import { parseSloSettings, type SloSettings } from './profiles';
 
+/** What a prompt's front matter says about its workload: the SLO it names, or why it could not be read. */
+export interface FrontMatterProfile {
+  slo?: SloSettings;
+  problems: string[];
+}
+
 /**
  * The workload a prompt file names in its front matter: `profile: batch`, or the SLO object itself
  * (`profile: { profile: interactive, ttftMs: 800 }`). Malformed YAML is left to the prompt parser's diagnostics.
  */
-export function promptSloSettings(text: string): { slo?: SloSettings; problems: string[] } {
+export function promptSloSettings(text: string): FrontMatterProfile {
   const { yaml } = splitFrontMatter(text);
   if (!yaml) return { problems: [] };
   const value = parseYaml(yaml.text, yaml.range.start).value;

@@ -23,4 +23,4 @@ export { NOTE } from './notes';
 export { sortRows, cheapestMeeting, rankCost, type RankBy } from './rank';
 export { compareTargets, cheapestMeetingLine, type CompareRequest, type CompareResult } from './compare';
 export { COLUMNS, columnsFor, type Column, type ColumnKey } from './columns';
-export { promptSloSettings } from './frontMatter';
+export { promptSloSettings, type FrontMatterProfile } from './frontMatter';

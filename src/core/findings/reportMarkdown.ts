@@ -2,7 +2,8 @@ import { formatMs, formatUsd } from '../format';
 import { markdownText } from '../markdown';
 import { MAX_MATCHED_PATH } from '../promptFiles';
 import { describeInstructionsBudget } from './instructions';
-import { activationLabel, cacheRuleText, summarySentence, type PromptReport } from './report';
+import type { PromptReport } from './report';
+import { activationLabel, cacheRuleText, summarySentence } from './reportText';
 
 /**
  * The workspace report as Markdown (for VS Code's Markdown preview). `link(file, line)` makes each

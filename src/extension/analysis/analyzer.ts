@@ -21,7 +21,7 @@ import {
 import type { InstructionsBudget } from '../../core/findings/instructions';
 import type { PromptReport, ReportFileInput } from '../../core/findings/report';
 import type { Finding } from '../../core/findings/types';
-import { parsePrompt } from '../../core/prompt/parse';
+import { parsePlain } from '../../core/prompt/plain';
 import type { ParsedPrompt } from '../../core/prompt/types';
 import type { TextEdit } from '../../core/tokenize/incremental';
 import type { TokenizerId } from '../../core/tokenize/types';
@@ -170,6 +170,18 @@ export class PromptAnalyzer implements vscode.Disposable {
     return result;
   }
 
+  /**
+   * The analysis of the document under the settings in force when it returns: a run that new settings or
+   * an edit superseded (the first of a document answers nothing then) is done again. For commands that need one.
+   */
+  async current(document: vscode.TextDocument): Promise<DocumentAnalysis | undefined> {
+    for (;;) {
+      const [generation, version] = [this.generation, document.version];
+      const result = await this.analyze(document);
+      if (result || (generation === this.generation && version === document.version)) return result;
+    }
+  }
+
   private async run(document: vscode.TextDocument): Promise<DocumentAnalysis | undefined> {
     const generation = this.generation;
     const config = await this.configuration();
@@ -188,7 +200,7 @@ export class PromptAnalyzer implements vscode.Disposable {
     if (text === undefined || Buffer.byteLength(text) > config.maxFileBytes) {
       const result: DocumentAnalysis = {
         version,
-        parsed: parsePrompt(document.fileName, ''),
+        parsed: parsePlain('', []),
         count: NOTHING_COUNTED,
         targets: [],
         findings: [],
@@ -199,13 +211,13 @@ export class PromptAnalyzer implements vscode.Disposable {
       this.store(document, result, generation);
       return result;
     }
-    const { profile, problems: profileProblems } = readWorkloadProfile(text, document.uri);
     const file = vscode.workspace.asRelativePath(document.uri, false);
     await nextTick();
     const counted = await this.engine.call('count', { key, file, fileName: document.fileName, text, version, edits });
     // Superseded by a newer version (its analysis follows) or by new settings.
     if (!counted || document.version !== version || generation !== this.generation) return this.results.get(key);
     this.scanWorkspace(config, counted.targets[0]!, generation);
+    const { profile, problems: profileProblems } = readWorkloadProfile(counted.frontMatterProfile, document.uri);
 
     const base = {
       version,
@@ -294,7 +306,7 @@ export class PromptAnalyzer implements vscode.Disposable {
     );
     if (!counts) throw new Error(`${document.fileName} changed while it was analysed; ask again`);
     const recounted: CountResult = { ...counted, counts, targets };
-    const { profile } = readWorkloadProfile(document.getText(), document.uri, request.scenario);
+    const { profile } = readWorkloadProfile(counted.frontMatterProfile, document.uri, request.scenario);
     const { frontMatterTarget: _chosen, ...rest } = analysis;
     return {
       ...(request.targets ? rest : analysis),

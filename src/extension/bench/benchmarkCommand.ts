@@ -7,9 +7,10 @@ import type { ChatMessage } from '../../core/prompt/types';
 import { messageTokenCounter, predictEndpoint } from '../../core/bench/prediction';
 import type { BenchResult } from '../../core/bench/result';
 import { runBenchmark, type BenchProgress } from '../../core/bench/runner';
-import { parsePrompt } from '../../core/prompt/parse';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
-import { readSettings, readWorkloadProfile } from '../settings';
+import type { WorkloadProfile } from '../../core/compare/types';
+import type { PromptAnalyzer } from '../analysis/analyzer';
+import { readSettings } from '../settings';
 import { DEFAULT_SLO } from '../../core/bench/stats';
 import { isPromptDocument } from '../promptDocuments';
 import type { ExtensionTables } from '../tables';
@@ -28,6 +29,8 @@ export interface BenchDeps {
   tables: ExtensionTables;
   calibrations: Calibrations;
   history: BenchHistory;
+  /** The editor's analysis (worker-parsed prompt and workload): what a run sends is what the editor shows. */
+  analyzer: PromptAnalyzer;
   /** Runs in flight, so "Stop Benchmark" (and the view's Stop button) can abort them. */
   inFlight: Set<AbortController>;
 }
@@ -95,6 +98,8 @@ export interface PromptRun {
   document: vscode.TextDocument;
   messages: ChatMessage[];
   endpoint: EndpointConfig;
+  /** The workload the editor's estimates assume (settings, then the file's front matter). */
+  profile: WorkloadProfile;
 }
 
 /**
@@ -116,13 +121,19 @@ export async function preparePromptRun(
     void showWarning(vscode.l10n.t('Prompt Latency Lens: open a prompt file to {0}.', purpose));
     return undefined;
   }
-  const prompt = benchMessages(parsePrompt(document.fileName, document.getText()));
+  // The worker's parse, as the editor shows it: the host parses no prompt (nor its YAML) itself.
+  const analysis = await deps.analyzer.current(document);
+  if (!analysis || analysis.tooLarge) {
+    void showError(`Prompt Latency Lens: cannot ${purpose}: the file is ${analysis?.tooLarge ?? 'not a prompt'}.`);
+    return undefined;
+  }
+  const prompt = benchMessages(analysis.parsed);
   if (!prompt.ok) {
     void showError(vscode.l10n.t('Prompt Latency Lens: {0}', prompt.error));
     return undefined;
   }
   const endpoint = await chooseEndpoint(deps.context, endpointName);
-  return endpoint ? { document, messages: prompt.messages, endpoint } : undefined;
+  return endpoint ? { document, messages: prompt.messages, endpoint, profile: analysis.profile } : undefined;
 }
 
 /** "Benchmark This Prompt": runs, shows live progress, saves the result, returns it (for tests). */
@@ -133,12 +144,11 @@ export async function benchmarkPrompt(
 ): Promise<BenchResult | undefined> {
   const run = await preparePromptRun(deps, uri, endpointName, vscode.l10n.t('benchmark it'));
   if (!run) return undefined;
-  const { document, endpoint, messages } = run;
+  const { document, endpoint, messages, profile } = run;
   const apiKey = await keyFor(deps, endpoint);
   if (apiKey === null) return undefined;
 
   const { benchmark, engine } = readSettings(document.uri).settings;
-  const { profile } = readWorkloadProfile(document.getText(), document.uri);
   const slo = { ttftMs: profile.ttftMs ?? DEFAULT_SLO.ttftMs, tpotMs: profile.tpotMs ?? DEFAULT_SLO.tpotMs };
   const tokenizer = getTokenizer(DEFAULT_TOKENIZER);
   let predicted: { ttftMs: number; tpotMs: number } | undefined;

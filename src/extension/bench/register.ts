@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { showInfo } from '../notify';
 import type { BenchResult } from '../../core/bench/result';
+import type { PromptAnalyzer } from '../analysis/analyzer';
 import type { ExtensionTables } from '../tables';
 import { ApiKeys, registerApiKeyCommands } from './apiKeys';
 import { benchmarkPrompt, type BenchDeps } from './benchmarkCommand';
@@ -38,6 +39,7 @@ export function registerBenchmark(
   context: vscode.ExtensionContext,
   tables: ExtensionTables,
   calibrations: Calibrations,
+  analyzer: PromptAnalyzer,
   onCalibrated: () => void,
 ): { panel: ResultsPanel; storage: string; disposables: vscode.Disposable[]; stopRuns: () => Promise<void> } {
   const panel = new ResultsPanel(context.extensionUri);
@@ -51,6 +53,7 @@ export function registerBenchmark(
     tables,
     calibrations,
     history: new BenchHistory(storage),
+    analyzer,
     inFlight: new Set(),
   };
   let running: Promise<BenchResult | undefined> | undefined;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { log } from '../log';
-import { cheapestMeetingLine } from '../../core/compare';
+import { cheapestMeetingLine } from '../../core/compare/compare';
 import { markdownText } from '../../core/markdown';
 import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
 import { KeyedTimers } from '../keyedTimers';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { formatMs } from '../../../src/core/format';
+import { resolveProfile } from '../../../src/core/compare/profiles';
 import { countPrompt } from '../../../src/core/count';
 import { estimate, loadTables, parseTargetId, resolveTarget } from '../../../src/core/estimate';
 import { parsePrompt } from '../../../src/core/prompt/parse';
@@ -355,6 +356,40 @@ describe('editor surfaces', () => {
     await vscode.workspace
       .getConfiguration('promptLens')
       .update('targets', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it("the front matter's workload profile (read by the analysis worker) sets what the estimates assume", async () => {
+    const api = await extensionApi();
+    const text = '---\nprofile:\n  profile: batch\n  concurrency: 3\n---\nsystem:\nBe brief.\nuser:\nSummarise it.\n';
+    const document = await vscode.workspace.openTextDocument({ language: 'prompty', content: text });
+    await vscode.window.showTextDocument(document);
+    const plain = await vscode.workspace.openTextDocument({ language: 'prompty', content: 'user:\nSummarise it.\n' });
+    const unprofiled = (await api.analysis(plain))!.profile;
+    assert.deepEqual(unprofiled, resolveProfile({}), 'the examples workspace sets no promptLens.slo');
+    const profiled = (await api.analysis(document))!;
+    assert.deepEqual(profiled.profile, resolveProfile({ profile: 'batch', concurrency: 3 }));
+    assert.notDeepEqual(profiled.profile, unprofiled);
+    // Edited to a bad profile: the next version's analysis names it and assumes the settings' workload.
+    const edit = new vscode.WorkspaceEdit();
+    const at = text.indexOf('concurrency: 3');
+    edit.replace(document.uri, new vscode.Range(document.positionAt(at), document.positionAt(at + 14)), 'tpotMs: 0');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const bad = (await api.analysis(document))!;
+    assert.equal(bad.version, document.version);
+    assert.deepEqual(bad.profile, unprofiled);
+    assert.ok(
+      bad.problems.some((p) => /^front matter: front matter profile\.tpotMs: /.test(p)),
+      JSON.stringify(bad.problems),
+    );
+    // Untitled and edited: reverted, so closing editors later never asks to save them.
+    for (const untitled of [document, plain]) {
+      await vscode.window.showTextDocument(untitled);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    assert.ok(
+      [document, plain].every((d) => d.isClosed || !d.isDirty),
+      'no unsaved document left behind',
+    );
   });
 
   it('bad settings and table rows are named in the hover, skipped, and everything else keeps working', async () => {

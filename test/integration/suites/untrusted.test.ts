@@ -3,7 +3,15 @@ import { createServer, type Server } from 'node:http';
 import * as vscode from 'vscode';
 import { readFileSync } from 'node:fs';
 import { loadTables, parseTargetId, resolveTarget } from '../../../src/core/estimate';
-import { EXTENSION_ID, assertHoverRow, invokeAgentTool, openPrompt, promptLensHover, workspaceFile } from '../helpers';
+import {
+  EXTENSION_ID,
+  assertHoverRow,
+  extensionApi,
+  invokeAgentTool,
+  openPrompt,
+  promptLensHover,
+  workspaceFile,
+} from '../helpers';
 
 // Runs in the harness's second session: the same extension in a workspace that is NOT trusted.
 describe('untrusted workspace', () => {
@@ -26,6 +34,17 @@ describe('untrusted workspace', () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
     await extension.activate();
     assert.equal(extension.isActive, true);
+  });
+
+  it("still reads a prompt's front-matter workload profile (file content, read by the analysis worker)", async () => {
+    const api = await extensionApi();
+    const content = '---\nprofile:\n  profile: batch\n  concurrency: 3\n---\nuser:\nSummarise it.\n';
+    const document = await vscode.workspace.openTextDocument({ language: 'prompty', content });
+    const analysis = (await api.analysis(document))!;
+    assert.equal(analysis.profile.name, 'batch');
+    assert.equal(analysis.profile.concurrency, 3);
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   it('refuses to benchmark, and never calls the endpoint the workspace settings name', async () => {

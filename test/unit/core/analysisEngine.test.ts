@@ -72,6 +72,27 @@ describe('AnalysisEngine', () => {
     assert.equal(result.targets[1]!.id, 'llama-3.1-70b@4xh100-sxm:bf16+vllm');
   });
 
+  it("reads the front matter's workload profile with the count, per version (the host parses no YAML)", async () => {
+    const engine = engineWith(['openai/gpt-4o']);
+    const v1 = '---\nprofile:\n  profile: batch\n  concurrency: 3\n---\nsystem:\nBe brief.\nuser:\nHello\n';
+    const first = (await engine.count({ ...request(v1, 1), fileName: '/w/doc.prompty' }))!;
+    assert.deepEqual(first.frontMatterProfile, { slo: { profile: 'batch', concurrency: 3 }, problems: [] });
+    assert.deepEqual(resolveProfile(first.frontMatterProfile.slo!), {
+      ...resolveProfile({ profile: 'batch' }),
+      concurrency: 3,
+    });
+    // The next version says something else: its own profile, from the edited text.
+    const at = v1.indexOf('concurrency: 3');
+    const v2 = v1.slice(0, at) + 'tpotMs: 0' + v1.slice(at + 'concurrency: 3'.length);
+    const edit = { offset: at, removed: 'concurrency: 3'.length, inserted: 'tpotMs: 0' };
+    const second = (await engine.count({ ...request(v2, 2, [edit]), fileName: '/w/doc.prompty' }))!;
+    assert.equal(second.frontMatterProfile.slo, undefined);
+    assert.equal(second.frontMatterProfile.problems.length, 1);
+    assert.match(second.frontMatterProfile.problems[0]!, /^front matter profile\.tpotMs: /);
+    const none = (await engine.count(request('user:\nHello\n', 1, [], 'other')))!;
+    assert.deepEqual(none.frontMatterProfile, { problems: [] });
+  });
+
   it('skips a version overtaken before it started and hands its edits to the newer one', async () => {
     const engine = engineWith(['openai/gpt-4o']);
     const v1 = 'The quick brown fox jumps over the lazy dog. '.repeat(2000);

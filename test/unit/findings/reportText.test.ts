@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { loadTables, parseTargetId, resolveTarget } from '../../../src/core/estimate';
-import { buildReport, cacheRuleText, formatReport, summarySentence } from '../../../src/core/findings/report';
+import { buildReport } from '../../../src/core/findings/report';
+import { cacheRuleText, formatReport, summarySentence } from '../../../src/core/findings/reportText';
 import { reportMarkdown } from '../../../src/core/findings/reportMarkdown';
 import { DEFAULT_FINDING_SETTINGS } from '../../../src/core/findings/settings';
 import { findingTarget } from '../../../src/core/findings/targets';
