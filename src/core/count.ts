@@ -1,4 +1,6 @@
 import { countWithTemplate, type TemplateCount } from './chat/countChat';
+import { countDeclared } from './chat/declared';
+import type { RequestDeclarations } from './prompt/declarations';
 import { chatTemplateForModel, type ChatTemplate } from './chat/templates';
 import type { ChatMessage, ChatRole, ParseError, ParsedPrompt } from './prompt/types';
 import { unfilledVariables } from './prompt/variables';
@@ -27,6 +29,10 @@ export interface PromptCount extends FileCount {
   template?: TemplateCount['template'];
   /** Why the template could not be used (it rejected the conversation), when it could not. */
   templateError?: string;
+  /** Declared tools and response format tokens in `inputTokens` without a template (with one: in templateTokens). */
+  declaredTokens?: number;
+  /** Why the count is approximate besides the tokenizer (declared tools, response format without a published rule). */
+  approximations?: string[];
   /** Names of variables no sample data filled; they are counted as their literal text. */
   variables: string[];
   errors: ParseError[];
@@ -53,7 +59,7 @@ export function countPrompt(
 ): PromptCount {
   const messages = parsed.messages.map((m) => ({ role: m.role, content: m.rendered }));
   return {
-    ...countChat(messages, tokenizer, counter, model),
+    ...countChat(messages, tokenizer, counter, model, parsed.settings.request),
     variables: unfilledVariables(parsed),
     errors: parsed.errors,
   };
@@ -63,33 +69,41 @@ export type ChatCount = Omit<PromptCount, 'variables' | 'errors'>;
 
 /**
  * Input tokens of chat messages as `model`'s server bills them: rendered through its chat template
- * when one is known for this tokenizer (special tokens matched as the engine does), else message
- * text plus the family's chat overhead. The one counting rule for prompts and benchmark requests.
+ * when one is known for this tokenizer (special tokens matched as the engine does; declared tools
+ * rendered as the template renders them), else message text plus the family's chat overhead plus the
+ * declared tools and response format (see countDeclared). The one counting rule for prompts and
+ * benchmark requests.
  */
 export function countChat(
   messages: readonly ChatMessage[],
   tokenizer: Tokenizer,
   counter: TextCounter = tokenizer,
   model?: string,
+  declared: RequestDeclarations = {},
 ): ChatCount {
   const counts = messages.map((m) => ({ role: m.role, tokens: counter.count(m.content) }));
   const contentTokens = counts.reduce((sum, m) => sum + m.tokens, 0);
   const common = { tokenizer: tokenizer.id, exact: tokenizer.exact, contentTokens };
+  const declaring = declared.tools !== undefined || declared.responseFormat !== undefined;
+  const extra = declaring ? countDeclared(declared, tokenizer, counter, model) : undefined;
   const overhead = {
     ...common,
-    inputTokens: withChatOverhead(contentTokens, counts.length, tokenizer.id),
+    ...(extra ? { declaredTokens: extra.tokens } : {}),
+    ...(extra && extra.approximate.length > 0 ? { exact: false, approximations: extra.approximate } : {}),
+    inputTokens: withChatOverhead(contentTokens, counts.length, tokenizer.id) + (extra?.tokens ?? 0),
     messages: counts,
   };
   const template = templateFor(model, tokenizer);
   if (!template || messages.length === 0) return overhead;
   try {
-    const counted = countWithTemplate(template, messages, tokenizer, counter);
+    const tools = declared.tools ? { tools: declared.tools } : {};
+    const counted = countWithTemplate(template, messages, tokenizer, counter, tools);
     return {
       ...common,
       inputTokens: counted.inputTokens,
       messages: counted.messages,
       templateTokens: counted.templateTokens,
-      template: counted.template,
+      template: { ...counted.template, assumed: [...counted.template.assumed, ...declaredNotes(template, declared)] },
     };
   } catch (error) {
     return {
@@ -97,6 +111,18 @@ export function countChat(
       templateError: `${template.name}: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
+}
+
+/** What a template does with the declarations, said beside its assumptions (the count is exact either way). */
+function declaredNotes(template: ChatTemplate, declared: RequestDeclarations): string[] {
+  const notes: string[] = [];
+  if (declared.tools) {
+    const rendered = template.template.includes('tools');
+    notes.push(rendered ? 'tools rendered by the template' : 'tools not rendered: this template has no place for them');
+  }
+  if (declared.responseFormat)
+    notes.push('response_format constrains decoding (vLLM, SGLang structured outputs): not in the prompt');
+  return notes;
 }
 
 /** The chat template `model`'s server renders with, when it is one this tokenizer counts (else the overhead rule). */
@@ -120,8 +146,10 @@ export interface PromptTokens {
   /** What the API bills: message text plus chat overhead. */
   tokens: number;
   tokenizer: string;
-  /** false when the target's tokenizer is approximated (see `prompt-lens tokenizers`). */
+  /** false when the target's tokenizer is approximated (see `prompt-lens tokenizers`), or `approximations` apply. */
   exact: boolean;
+  /** Why the count is approximate with an exact tokenizer (declared tools, response format). */
+  approximations?: string[];
 }
 
 /** A target's count of a prompt by tokenizer name (see tokenizerFor) and the model whose template its server uses. */
@@ -144,7 +172,12 @@ export function promptTokenCounter(
     let tokens = counts.get(key);
     if (!tokens) {
       const count = known[key] ?? countPrompt(parsed, getTokenizer(id), undefined, model);
-      tokens = { tokens: count.inputTokens, tokenizer: count.tokenizer, exact: count.exact };
+      tokens = {
+        tokens: count.inputTokens,
+        tokenizer: count.tokenizer,
+        exact: count.exact,
+        ...(count.approximations ? { approximations: count.approximations } : {}),
+      };
       counts.set(key, tokens);
     }
     return tokens;

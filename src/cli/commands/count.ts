@@ -74,7 +74,9 @@ export async function countCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 function parsedRow(file: string, text: string, forced: TokenizerId | undefined, model: string | undefined): CountRow {
-  return { file, ...countFile({ path: file, text }, forced, model), notes: [] };
+  const count = countFile({ path: file, text }, forced, model);
+  // Why the count is approximate beyond the tokenizer (declared tools or response format), said on the row.
+  return { file, ...count, notes: (count.approximations ?? []).map((why) => `≈ ${why}`) };
 }
 
 /** Not parsed: the raw text as one message, its tokens estimated from samples. */

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { promptTokenCounter } from '../../core/count';
+import { promptTokenCounter, type PromptTokens } from '../../core/count';
 import { formatCountOf, formatMs, formatUsd } from '../../core/format';
 import { scenarioLabel, scenarioOf, servingLabel } from '../../core/estimate/scenarios';
 import { parsePrompt } from '../../core/prompt/parse';
@@ -100,7 +100,7 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
   const tables = sizedCpu(await loadCliTables(values.table ?? [], io), spec, values);
   const target = resolveTarget(spec, tables, scope ? { scope } : {});
 
-  let tokens = { tokens: tokensFlag ?? 0, tokenizer: 'none (--tokens)', exact: true };
+  let tokens: PromptTokens = { tokens: tokensFlag ?? 0, tokenizer: 'none (--tokens)', exact: true };
   if (file !== undefined) {
     const text = await readWholePrompt(io, file, maxFileBytesFlag(values['max-file-bytes']));
     tokens = promptTokenCounter(parsePrompt(file, text))(targetTokenizerId(target), targetModelId(target));
@@ -118,7 +118,11 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
   });
   if (file !== undefined && !tokens.exact)
     result.notes.push(
-      `token count is approximate: ${targetTokenizerId(target)}'s tokenizer is approximated by ${tokens.tokenizer} (see prompt-lens tokenizers)`,
+      ...(
+        tokens.approximations ?? [
+          `${targetTokenizerId(target)}'s tokenizer is approximated by ${tokens.tokenizer} (see prompt-lens tokenizers)`,
+        ]
+      ).map((why) => `token count is approximate: ${why}`),
     );
   io.out(
     values.json

@@ -1,7 +1,7 @@
 import type { PromptCount } from '../count';
 import { formatCount } from '../format';
 
-type TemplateFields = Pick<PromptCount, 'exact' | 'templateTokens' | 'template' | 'templateError'>;
+type TemplateFields = Pick<PromptCount, 'exact' | 'templateTokens' | 'template' | 'templateError' | 'approximations'>;
 
 /**
  * "template: +21": the tokens a chat template added to the messages' text (role markers, default system prompt,
@@ -14,11 +14,16 @@ export function templateAdded(count: TemplateFields): string | undefined {
 }
 
 /**
- * "Llama 3.1 / 3.3 Instruct chat template, assumed add_generation_prompt=true, date_string unset (…)": which template
- * the count rendered and the arguments it assumed where a server could pass others; or why no template applied.
+ * What a count rests on beyond its tokenizer, in words: "Llama 3.1 / 3.3 Instruct chat template, assumed
+ * add_generation_prompt=true, date_string unset (…)" (the template rendered and the arguments assumed where a server
+ * could pass others), or why no template applied; then why the count is approximate (declared tools or response
+ * format without a published rule). Undefined when there is nothing to say.
  */
-export function templateBasis(count: TemplateFields): string | undefined {
-  if (count.template) return `${count.template.name} chat template, assumed ${count.template.assumed.join(', ')}`;
-  if (count.templateError) return `chat template not applied (${count.templateError}): counted as text + chat overhead`;
-  return undefined;
+export function countBasis(count: TemplateFields): string | undefined {
+  const said: string[] = [];
+  if (count.template) said.push(`${count.template.name} chat template, assumed ${count.template.assumed.join(', ')}`);
+  else if (count.templateError)
+    said.push(`chat template not applied (${count.templateError}): counted as text + chat overhead`);
+  if (count.approximations?.length) said.push(`approximate (≈): ${count.approximations.join('; ')}`);
+  return said.length > 0 ? said.join('; ') : undefined;
 }

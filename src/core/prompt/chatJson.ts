@@ -1,6 +1,13 @@
 import { findNodeAtLocation, parseTree, visit } from 'jsonc-parser';
 import { z } from 'zod';
 import { buildPrompt, errorAt, rawSection, verbatimOffset, type Section } from './build';
+import {
+  declarations,
+  functionTools,
+  responseFormatSchema,
+  type RequestDeclarations,
+  type ResponseFormat,
+} from './declarations';
 import type { ParseError, ParsedPrompt, SourceRange } from './types';
 import { templateLanguage } from './templateLanguage';
 import { nestingError, schemaErrors } from './yaml';
@@ -15,7 +22,14 @@ const Message = z
     content: z.union([z.string(), z.array(Part), z.null()]).optional(),
   })
   .loose();
-const ChatRequest = z.object({ messages: z.array(Message), model: z.string().optional() }).loose();
+const ChatRequest = z
+  .object({
+    messages: z.array(Message),
+    model: z.string().optional(),
+    tools: z.array(z.object({ type: z.string() }).loose()).optional(),
+    response_format: responseFormatSchema.optional(),
+  })
+  .loose();
 const BareMessages = z.array(Message);
 
 /** OpenAI-shaped chat JSON: `{ "messages": [...] }` or a bare array; content may be a string or parts. */
@@ -67,7 +81,25 @@ export function parseChatJson(text: string, userPatterns: readonly RegExp[]): Pa
     const textOffset = parts.length === 1 ? verbatimOffset(text, range, content) : undefined;
     return { role: m.role, text: content, range, ...(textOffset === undefined ? {} : { textOffset }) };
   });
-  return buildPrompt('chat-json', sections, model ? { model } : {}, errors, language);
+  const request = Array.isArray(parsed.data) ? {} : requestOf(parsed.data, text, errors);
+  const settings = { ...(model ? { model } : {}), ...(Object.keys(request).length > 0 ? { request } : {}) };
+  return buildPrompt('chat-json', sections, settings, errors, language);
+}
+
+/** The request's `tools` (function tools; others named in a warning) and `response_format`. */
+function requestOf(
+  data: { tools?: unknown[] | undefined; response_format?: ResponseFormat | undefined },
+  text: string,
+  errors: ParseError[],
+): RequestDeclarations {
+  if (!data.tools && !data.response_format) return {};
+  // Only a file that declares them pays for a syntax tree, to point at a tool left out.
+  const tree = data.tools?.length ? parseTree(text) : undefined;
+  const at = (i: number): SourceRange => {
+    const node = tree && findNodeAtLocation(tree, ['tools', i]);
+    return node ? { start: node.offset, end: node.offset + node.length } : { start: 0, end: text.length };
+  };
+  return declarations(functionTools(data.tools ?? [], 'tools', at, errors), data.response_format);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Document } from 'yaml';
 import { z } from 'zod';
+import { declarations, functionTools, responseFormatSchema, type RequestDeclarations } from './declarations';
 import type { TemplateEngine } from './templateLanguage';
 import type { FrontMatterReference, ParseError, SourceRange } from './types';
 import { nodeRange, schemaErrors, type YamlResult } from './yaml';
@@ -22,6 +23,14 @@ const PromptyFrontMatter = z
                 model: z.string().optional(),
                 azure_deployment: z.string().optional(),
                 name: z.string().optional(),
+              })
+              .loose()
+              .optional(),
+            // Sent with the request as written (Prompty's OpenAI invoker): counted with the messages.
+            parameters: z
+              .object({
+                tools: z.array(z.object({ type: z.string() }).loose()).optional(),
+                response_format: responseFormatSchema.optional(),
               })
               .loose()
               .optional(),
@@ -54,6 +63,7 @@ const ENGINES: Record<string, TemplateEngine> = { jinja2: 'jinja2', jinja: 'jinj
 
 export interface ReadSettings {
   model?: string;
+  request?: RequestDeclarations;
   sample?: Record<string, unknown>;
   engine: TemplateEngine;
   references: FrontMatterReference[];
@@ -163,5 +173,20 @@ export function readPromptySettings(yaml: YamlResult, range: SourceRange): ReadS
     sample = filled ??= { ...sample };
     Object.defineProperty(filled, name, { value, enumerable: true, writable: true, configurable: true });
   }
-  return { ...(model ? { model } : {}), ...(sample ? { sample } : {}), engine, references, errors };
+  const parameters = typeof fm.model === 'object' ? fm.model.parameters : undefined;
+  const tools = functionTools(
+    parameters?.tools ?? [],
+    'front matter.model.parameters.tools',
+    (i) => nodeRange(yaml.doc, ['model', 'parameters', 'tools', i], range.start) ?? range,
+    errors,
+  );
+  const request = declarations(tools, parameters?.response_format);
+  return {
+    ...(model ? { model } : {}),
+    ...(sample ? { sample } : {}),
+    ...(Object.keys(request).length > 0 ? { request } : {}),
+    engine,
+    references,
+    errors,
+  };
 }

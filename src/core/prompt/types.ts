@@ -1,3 +1,4 @@
+import type { RequestDeclarations } from './declarations';
 import type { PromptFormat } from './formats';
 import type { TemplateEngine } from './templateLanguage';
 
@@ -79,6 +80,8 @@ export interface PromptSettings {
   activation?: Activation;
   /** Prompty: references shown as written (not read here). */
   references?: FrontMatterReference[];
+  /** Tools and response format the file declares for its request (counted with the messages, see countChat). */
+  request?: RequestDeclarations;
 }
 
 /** Every prompt format becomes this: what the model will see, and where it came from. */

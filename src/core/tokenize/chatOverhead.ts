@@ -8,11 +8,15 @@ export interface ChatOverhead {
   rule: string;
 }
 
-/** cl100k-era chat format, OpenAI cookbook's num_tokens_from_messages (gpt-3.5-turbo-0613, gpt-4). */
+/**
+ * cl100k-era chat format, OpenAI cookbook's num_tokens_from_messages (gpt-3.5-turbo-0613, gpt-4): its
+ * `tokens_per_message = 3` plus the role it encodes with the content (one token), so 4 per message. Checked
+ * against a billed capture (gpt-4: 105 for two messages and one tool, test/fixtures/captures).
+ */
 const OPENAI_CL100K: ChatOverhead = {
-  perMessage: 3,
+  perMessage: 4,
   perRequest: 3,
-  rule: "OpenAI cl100k: 3 tokens per message + 3 priming the reply (OpenAI cookbook's num_tokens_from_messages)",
+  rule: "OpenAI cl100k: 3 tokens per message + the role (1) + 3 priming the reply (OpenAI cookbook's num_tokens_from_messages)",
 };
 /**
  * o200k chat format (gpt-4o on): <|im_start|>role<|im_sep|>…<|im_end|> is 4 per message, and

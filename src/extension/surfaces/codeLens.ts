@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { PromptAnalyzer } from '../analysis/analyzer';
 import { readSettings } from '../settings';
-import { templateAdded, templateBasis } from '../../core/chat/templateText';
+import { templateAdded, countBasis } from '../../core/chat/templateText';
 import { formatMs, formatTokens } from '../../core/format';
 
 /**
@@ -36,7 +36,7 @@ export class PromptCodeLensProvider implements vscode.CodeLensProvider {
       lenses.push(
         new vscode.CodeLens(top, {
           title: `${added} tok`,
-          tooltip: templateBasis(analysis.count),
+          tooltip: countBasis(analysis.count),
           command: 'promptLens.compareTargets',
           arguments: [document.uri],
         }),

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
-import { templateAdded, templateBasis } from '../../core/chat/templateText';
+import { templateAdded, countBasis } from '../../core/chat/templateText';
 import { formatTokens } from '../../core/format';
 import { markdownCode, markdownText } from '../../core/markdown';
 import { footnotes, hoverTable, scenarioLine } from './targetTable';
@@ -68,7 +68,7 @@ export function renderHover(
   if (errors.length > 0) lines.push(...errors.map((e) => `$(error) ${markdownText(e)}`), '');
   else if (primary?.advice) lines.push(`$(warning) ${markdownText(primary.advice)}`, '');
   if (cheapest) lines.push(cheapest, '');
-  const template = templateBasis(a.count);
+  const template = countBasis(a.count);
   const details = [
     ...(template ? [`Tokens: ${markdownText(template)}.`] : []),
     ...footnotes(a),

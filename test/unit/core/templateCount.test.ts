@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { templateAdded, templateBasis } from '../../../src/core/chat/templateText';
+import { templateAdded, countBasis } from '../../../src/core/chat/templateText';
 import { countKey, countPrompt, promptTokenCounter } from '../../../src/core/count';
 import { loadTables, parseTargetId, resolveTarget, targetCountKey } from '../../../src/core/estimate';
 import { parsePrompt } from '../../../src/core/prompt/parse';
@@ -14,24 +14,24 @@ describe('template-added tokens', () => {
     assert.ok(count.templateTokens! > 0);
     assert.equal(count.templateTokens, count.inputTokens - messages);
     assert.equal(templateAdded(count), `template: +${count.templateTokens}`);
-    const basis = templateBasis(count)!;
+    const basis = countBasis(count)!;
     assert.ok(basis.startsWith('Llama 3.1 / 3.3 Instruct chat template, assumed add_generation_prompt=true'), basis);
     assert.ok(basis.includes("date_string unset (the template's default date)"), basis);
   });
 
   it('Qwen3 names its thinking argument; counts without a template say nothing', () => {
     const qwen3 = countPrompt(PROMPT, getTokenizer('qwen2'), undefined, 'qwen3-32b');
-    assert.ok(templateBasis(qwen3)!.includes('enable_thinking unset (thinking on)'));
+    assert.ok(countBasis(qwen3)!.includes('enable_thinking unset (thinking on)'));
     const gpt = countPrompt(PROMPT, getTokenizer('o200k_base'), undefined, 'gpt-4o');
     assert.equal(templateAdded(gpt), undefined);
-    assert.equal(templateBasis(gpt), undefined);
+    assert.equal(countBasis(gpt), undefined);
   });
 
   it('a template that rejects the conversation is said, and the count falls back to the overhead rule', () => {
     const twoUsers = parsePrompt('x.prompt', 'user:\nHello\nuser:\nAgain');
     const count = countPrompt(twoUsers, getTokenizer('gemma3'), undefined, 'gemma-3-27b');
     assert.equal(templateAdded(count), undefined);
-    assert.match(templateBasis(count)!, /^chat template not applied \(Gemma 3.*\): counted as text \+ chat overhead$/);
+    assert.match(countBasis(count)!, /^chat template not applied \(Gemma 3.*\): counted as text \+ chat overhead$/);
   });
 
   it('signs and marks a count: removed tokens and approximate counts', () => {

@@ -109,9 +109,9 @@ describe('tokenizers', () => {
     assert.deepEqual(Object.fromEntries(Object.keys(expected).map((m) => [m, tokenizerForModel(m)])), expected);
   });
 
-  it('adds OpenAI chat overhead per encoding: o200k 4 per message, cl100k 3, + 3 reply priming', () => {
+  it('adds OpenAI chat overhead per encoding: o200k and cl100k 4 per message (role included), + 3 reply priming', () => {
     assert.equal(withChatOverhead(100, 3, 'o200k_base'), 100 + 3 * 4 + 3);
-    assert.equal(withChatOverhead(100, 3, 'cl100k_base'), 100 + 3 * 3 + 3);
+    assert.equal(withChatOverhead(100, 3, 'cl100k_base'), 100 + 3 * 4 + 3);
     assert.equal(withChatOverhead(100, 2, 'llama3'), 100 + 2 * 5 + 5);
     assert.equal(withChatOverhead(100, 0, 'o200k_base'), 100);
   });
