@@ -4,20 +4,43 @@
 /** Webview → extension. */
 export type FromWebview =
   | { type: 'ready' }
+  /** The webview missed a message (a gap in `seq`): send the whole state again. */
+  | { type: 'resync' }
   | { type: 'command'; command: string; args?: unknown[] }
   | { type: 'export'; format: 'json' | 'csv' };
 
-/** Extension → webview: the whole state to render (views are pure functions of it). */
-export interface ToWebview<State> {
-  type: 'state';
-  state: State;
-}
+/**
+ * Extension → webview: the whole state to render (views are pure functions of it), or, for a view
+ * with a delta, what changed since the state numbered `seq - 1` (live benchmark progress).
+ */
+export type ToWebview<State, Delta = never> =
+  { type: 'state'; seq: number; state: State } | { type: 'delta'; seq: number; delta: Delta };
 
 export function isFromWebview(value: unknown): value is FromWebview {
   if (typeof value !== 'object' || value === null) return false;
   const type = (value as { type?: unknown }).type;
-  if (type === 'ready') return true;
+  if (type === 'ready' || type === 'resync') return true;
   if (type === 'command') return typeof (value as { command?: unknown }).command === 'string';
   if (type === 'export') return ['json', 'csv'].includes((value as { format?: unknown }).format as string);
   return false;
+}
+
+/** What a webview holds: the state it renders and the number of the message that made it. */
+export interface Synced<State> {
+  seq: number;
+  state: State;
+}
+
+/**
+ * The webview's side of the sequence: the state after `message`, or 'resync' when it cannot be
+ * applied (a delta that does not follow the state held, or none held after a reload).
+ */
+export function receive<State, Delta>(
+  held: Synced<State> | undefined,
+  message: ToWebview<State, Delta>,
+  apply: (state: State, delta: Delta) => State,
+): Synced<State> | 'resync' {
+  if (message.type === 'state') return { seq: message.seq, state: message.state };
+  if (!held || message.seq !== held.seq + 1) return 'resync';
+  return { seq: message.seq, state: apply(held.state, message.delta) };
 }

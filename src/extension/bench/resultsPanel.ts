@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { showWarning } from '../notify';
 import { benchResultCsv } from '../../core/bench/export';
+import { diffResultsState, type ResultsDelta } from '../../webview/results/delta';
 import type { ResultsViewState } from '../../webview/results/state';
 import { PanelHost, type PanelSpec } from '../webview/panelHost';
 
@@ -13,14 +14,14 @@ const SPEC = (): PanelSpec => ({
 
 /** The single benchmark results view; restored after a reload by its serializer. */
 export class ResultsPanel implements vscode.Disposable {
-  private host: PanelHost<ResultsViewState> | undefined;
+  private host: PanelHost<ResultsViewState, ResultsDelta> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly extensionUri: vscode.Uri) {
     this.disposables.push(
       vscode.window.registerWebviewPanelSerializer(SPEC().viewType, {
         deserializeWebviewPanel: async (panel, state: unknown) => {
-          this.adopt(new PanelHost<ResultsViewState>(panel, extensionUri, SPEC()));
+          this.adopt(new PanelHost(panel, extensionUri, SPEC(), diffResultsState));
           // A run that was in flight when the window closed is over (and saved as partial).
           if (isViewState(state))
             this.host?.setState(state.running ? { ...state, running: false, progress: undefined } : state);
@@ -31,12 +32,12 @@ export class ResultsPanel implements vscode.Disposable {
 
   /** Shows (creating if needed) the view with this state. */
   show(state: ResultsViewState): void {
-    if (!this.host) this.adopt(PanelHost.create<ResultsViewState>(this.extensionUri, SPEC()));
+    if (!this.host) this.adopt(PanelHost.create(this.extensionUri, SPEC(), diffResultsState));
     else this.host.panel.reveal(undefined, true);
     this.host!.setState(state);
   }
 
-  /** Updates the open view without revealing it (live progress). */
+  /** Updates the open view without revealing it (live progress: what changed is sent, see delta.ts). */
   update(state: ResultsViewState): void {
     this.host?.setState(state);
   }
@@ -65,7 +66,7 @@ export class ResultsPanel implements vscode.Disposable {
     return target;
   }
 
-  private adopt(host: PanelHost<ResultsViewState>): void {
+  private adopt(host: PanelHost<ResultsViewState, ResultsDelta>): void {
     this.host?.dispose();
     this.host = host;
     host.onMessage((message) => {

@@ -9,14 +9,22 @@ export interface PanelSpec {
   script: string;
 }
 
+/** What turns the state the webview holds into the next one; undefined when nothing changed. */
+export type StateDiff<State, Delta> = (from: State, to: State) => Delta | undefined;
+
 /**
  * One webview panel: strict CSP with a fresh nonce per render, resources only from dist/webview and
  * media, and a ready handshake — state posted before the script listens would be lost, so the latest
  * state is held until the webview says `ready`, and re-sent whenever it says so again (reload).
+ * With a `diff`, a state after the first goes as a delta from the one posted before, numbered so the
+ * webview can tell a gap and ask for the whole state again (`resync`).
  */
-export class PanelHost<State> implements vscode.Disposable {
+export class PanelHost<State, Delta = never> implements vscode.Disposable {
   private ready = false;
   private latest: State | undefined;
+  /** What the webview holds: the last state posted to it, and its number. */
+  private posted: State | undefined;
+  private seq = 0;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly messageEmitter = new vscode.EventEmitter<FromWebview>();
   readonly onMessage = this.messageEmitter.event;
@@ -26,6 +34,7 @@ export class PanelHost<State> implements vscode.Disposable {
     readonly panel: vscode.WebviewPanel,
     private readonly extensionUri: vscode.Uri,
     private readonly spec: PanelSpec,
+    private readonly diff?: StateDiff<State, Delta>,
   ) {
     panel.webview.options = webviewOptions(extensionUri);
     panel.webview.html = this.html();
@@ -34,9 +43,9 @@ export class PanelHost<State> implements vscode.Disposable {
       this.messageEmitter,
       panel.webview.onDidReceiveMessage((message: unknown) => {
         if (!isFromWebview(message)) return; // a webview is untrusted input too
-        if (message.type === 'ready') {
+        if (message.type === 'ready' || message.type === 'resync') {
           this.ready = true;
-          if (this.latest !== undefined) void this.post(this.latest);
+          if (this.latest !== undefined) void this.postWhole(this.latest);
         }
         this.messageEmitter.fire(message);
       }),
@@ -44,23 +53,38 @@ export class PanelHost<State> implements vscode.Disposable {
     );
   }
 
-  static create<State>(extensionUri: vscode.Uri, spec: PanelSpec, column = vscode.ViewColumn.Beside): PanelHost<State> {
+  static create<State, Delta = never>(
+    extensionUri: vscode.Uri,
+    spec: PanelSpec,
+    diff?: StateDiff<State, Delta>,
+    column = vscode.ViewColumn.Beside,
+  ): PanelHost<State, Delta> {
     const panel = vscode.window.createWebviewPanel(spec.viewType, spec.title, column, webviewOptions(extensionUri));
-    return new PanelHost<State>(panel, extensionUri, spec);
+    return new PanelHost<State, Delta>(panel, extensionUri, spec, diff);
   }
 
-  /** Sends the whole state; held until the webview is ready. */
+  /** Sends the state (whole, or as a delta from the one posted before); held until the webview is ready. */
   setState(state: State): void {
     this.latest = state;
-    if (this.ready) void this.post(state);
+    if (!this.ready) return;
+    if (!this.diff || this.posted === undefined) {
+      void this.postWhole(state);
+      return;
+    }
+    const delta = this.diff(this.posted, state);
+    if (delta === undefined) return;
+    this.posted = state;
+    const message: ToWebview<State, Delta> = { type: 'delta', seq: ++this.seq, delta };
+    void this.panel.webview.postMessage(message);
   }
 
   get state(): State | undefined {
     return this.latest;
   }
 
-  private post(state: State): Thenable<boolean> {
-    const message: ToWebview<State> = { type: 'state', state };
+  private postWhole(state: State): Thenable<boolean> {
+    this.posted = state;
+    const message: ToWebview<State, Delta> = { type: 'state', seq: ++this.seq, state };
     return this.panel.webview.postMessage(message);
   }
 

@@ -5,6 +5,7 @@ import 'uplot/dist/uPlot.min.css';
 import '../common/view.css';
 import { connect } from '../common/host';
 import { h, replaceChildren, themeColor } from '../common/dom';
+import { applyResultsDelta, onlyProgress, type ResultsDelta } from './delta';
 import type { ResultsViewState } from './state';
 import {
   alignCdfs,
@@ -24,9 +25,10 @@ import { DEFAULT_SLO_MIN_SHARE, percentError, shareText, speedupText } from '../
 
 const app = document.getElementById('app') as HTMLElement;
 const charts: uPlot[] = [];
-const host = connect<ResultsViewState>(render);
+// Progress ticks are not saved for a reload: it redraws from the last level, then the host's whole state.
+const host = connect<ResultsViewState, ResultsDelta>(render, applyResultsDelta, (d) => !onlyProgress(d));
 
-/** What the view shows apart from the progress text: the host re-sends the state every 250 ms while running. */
+/** What the view shows apart from the progress text: the host sends what changed every 250 ms while running. */
 function shape(state: ResultsViewState): string {
   const levels = state.result?.modes.map((m) => `${m.cache}:${m.levels.length}`).join(',') ?? '';
   return [

@@ -238,6 +238,16 @@ describe('benchmark this prompt', () => {
       },
       30_000,
     );
+    // The view got the whole state once ('starting'), then deltas: its progress line moves with the run.
+    await waitFor(
+      'live progress in the webview',
+      async () => {
+        const found = await queryWebviews('bench-live', '[data-test=progress]');
+        const done = /(\d+)\/200/.exec(found.texts[0] ?? '');
+        return done && Number(done[1]) > 0 ? true : undefined;
+      },
+      30_000,
+    );
     await vscode.commands.executeCommand('promptLens.cancelBenchmark');
     const result = await run;
     assert.equal(result.partial, true);
