@@ -124,7 +124,9 @@ export async function preparePromptRun(
   // The worker's parse, as the editor shows it: the host parses no prompt (nor its YAML) itself.
   const analysis = await deps.analyzer.current(document);
   if (!analysis || analysis.tooLarge) {
-    void showError(`Prompt Latency Lens: cannot ${purpose}: the file is ${analysis?.tooLarge ?? 'not a prompt'}.`);
+    void showError(
+      vscode.l10n.t('Prompt Latency Lens: cannot {0}: the file is {1}.', purpose, analysis?.tooLarge ?? 'not a prompt'),
+    );
     return undefined;
   }
   const prompt = benchMessages(analysis.parsed);
