@@ -179,7 +179,7 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
     process.removeListener('SIGTERM', onInterrupt);
   }
   const counter = endpointRequestCounter(result.endpoint);
-  const usage = counter && usageCheck(result, prompt.messages, counter);
+  const usage = counter && (await usageCheck(result, prompt.messages, counter));
   if (usage) result = { ...result, usage };
 
   const verdict = slo ? sloVerdict(result, slo.minShare) : undefined;

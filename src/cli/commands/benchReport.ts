@@ -1,11 +1,11 @@
 import {
   formatUsageCheck,
+  usageBasis,
   shareText,
   speedupText,
   type BenchResult,
   type MetricSummary,
   type SloVerdict,
-  type UsageCheck,
 } from '../../core/bench';
 
 const ms = (d: MetricSummary | null, key: 'p50' | 'p90' | 'p99') => {
@@ -139,8 +139,4 @@ function table(rows: string[][]): string[] {
       .join('  ')
       .trimEnd(),
   );
-}
-
-function usageBasis(check: UsageCheck): string {
-  return `${check.exact ? '' : '≈ '}${check.tokenizer}${check.template ? ` + ${check.template} template` : ' + chat overhead rule'}`;
 }

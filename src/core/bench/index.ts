@@ -13,7 +13,7 @@ export { benchResultCsv } from './export';
 export { messageTokenCounter, predictEndpoint, type Prediction } from './prediction';
 export { redact } from './errors';
 export { endpointRequestCounter, usageCheck, type RequestCounter } from './usageCheck';
-export { formatUsageCheck } from './usageFormat';
+export { formatUsageCheck, usageBasis } from './usageFormat';
 export type * from './result';
 export { buildStreamRequest, DEFAULT_CONCURRENCY, runBenchmark, type BenchOptions, type BenchProgress } from './runner';
 export {

@@ -105,7 +105,20 @@ export const benchResultSchema = z
       )
       .optional(),
     prediction: z.object({ ttftMs: num.optional(), tpotMs: num.optional() }).optional(),
-    usage: z.unknown().optional(),
+    usage: z
+      .object({
+        requests: z.number().int().nonnegative(),
+        matched: z.number().int().nonnegative(),
+        billed: num,
+        local: num,
+        minDiff: z.number(),
+        maxDiff: z.number(),
+        tokenizer: z.string(),
+        exact: z.boolean(),
+        template: z.string().optional(),
+        hint: z.string().optional(),
+      })
+      .optional(),
     source: z
       .object({
         tool: z.enum(RESULT_TOOLS),

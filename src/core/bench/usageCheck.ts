@@ -11,31 +11,33 @@ export type RequestCounter = (messages: ChatMessage[]) => ChatCount;
 
 /**
  * Compares every request that reported prompt tokens with the local count of the messages it sent.
- * Counts are memoised per distinct request (warm requests are identical; cold ones differ by nonce).
- * Undefined when no request reported usage.
+ * Counts are memoised per distinct request (warm requests are identical; cold ones differ by nonce),
+ * and each new count waits for the event loop first: the editor runs this on its host thread, and a
+ * run's cold requests are one whole-prompt count each. Undefined when no request reported usage.
  */
-export function usageCheck(
+export async function usageCheck(
   result: BenchResult,
   messages: ChatMessage[],
   count: RequestCounter,
-): UsageCheck | undefined {
+): Promise<UsageCheck | undefined> {
   const reported: RequestRecord[] = [];
   for (const mode of result.modes)
     for (const level of mode.levels) for (const r of level.requests) if (r.inputTokens !== undefined) reported.push(r);
   const first = reported[0];
   if (!first) return undefined;
   const memo = new Map<string, ChatCount>();
-  const local = (r: RequestRecord): ChatCount => {
+  const diffs: number[] = [];
+  for (const r of reported) {
     const key = r.nonce ?? '';
     let counted = memo.get(key);
     if (!counted) {
+      await new Promise((resolve) => setImmediate(resolve));
       counted = count(r.nonce === undefined ? messages : withNonce(messages, r.nonce));
       memo.set(key, counted);
     }
-    return counted;
-  };
-  const diffs = reported.map((r) => (r.inputTokens as number) - local(r).inputTokens);
-  const sample = local(first);
+    diffs.push((r.inputTokens as number) - counted.inputTokens);
+  }
+  const sample = memo.get(first.nonce ?? '') as ChatCount;
   const minDiff = Math.min(...diffs);
   const maxDiff = Math.max(...diffs);
   const check: UsageCheck = {

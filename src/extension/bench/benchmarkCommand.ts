@@ -7,6 +7,7 @@ import type { ChatMessage } from '../../core/prompt/types';
 import { messageTokenCounter, predictEndpoint } from '../../core/bench/prediction';
 import type { BenchResult } from '../../core/bench/result';
 import { runBenchmark, type BenchProgress } from '../../core/bench/runner';
+import { endpointRequestCounter, usageCheck } from '../../core/bench/usageCheck';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
 import type { WorkloadProfile } from '../../core/compare/types';
 import type { PromptAnalyzer } from '../analysis/analyzer';
@@ -184,7 +185,7 @@ export async function benchmarkPrompt(
   const base = { prompt: label, endpoint: `${endpoint.name} · ${endpoint.model}`, ...(previous ? { previous } : {}) };
   deps.panel.show({ ...base, running: true, progress: vscode.l10n.t('starting') });
 
-  const result = await vscode.window.withProgress(
+  const measured = await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
       title: vscode.l10n.t('Benchmarking {0} on {1}', label, endpoint.name),
@@ -231,6 +232,10 @@ export async function benchmarkPrompt(
       }).finally(() => deps.inFlight.delete(abort));
     },
   );
+  // The endpoint's billed prompt tokens against the local count of each request sent; saved with the run.
+  const counter = endpointRequestCounter(measured.endpoint);
+  const usage = counter && (await usageCheck(measured, messages, counter));
+  const result = usage ? { ...measured, usage } : measured;
   try {
     await deps.history.save({ schemaVersion: 1, promptHash: hash, prompt: label, result });
   } catch (error) {

@@ -21,6 +21,7 @@ import {
   verdict,
 } from './model';
 import type { BenchResult } from '../../core/bench/result';
+import { formatUsageCheck, usageBasis, usageDifference, usageMatches } from '../../core/bench/usageFormat';
 import { DEFAULT_SLO_MIN_SHARE, percentError, shareText, speedupText } from '../../core/bench/stats';
 
 const app = document.getElementById('app') as HTMLElement;
@@ -238,6 +239,18 @@ function summary(state: ResultsViewState & { result: BenchResult }, pass: boolea
         `TTFT ${ms(result.prediction.ttftMs)} predicted vs ${ms(measuredTtft)} measured${tpotLine} (${result.endpoint.target ?? ''})`,
         undefined,
         'prediction',
+      ),
+    );
+  }
+  if (result.usage) {
+    const u = result.usage;
+    cards.push(
+      card(
+        'Prompt tokens billed vs counted',
+        usageMatches(u) ? `${u.billed} ✓` : usageDifference(u),
+        `${formatUsageCheck(u)}; counted with ${usageBasis(u)}`,
+        undefined,
+        'usage',
       ),
     );
   }

@@ -122,6 +122,16 @@ describe('benchmark this prompt', () => {
     );
     const charts = await queryWebviews('bench-charts', 'figure canvas');
     assert.ok(charts.texts.length >= 3, `expected three charts, found ${charts.texts.length}`);
+    // The usage self-check: every request's billed prompt tokens against the local count of what it sent.
+    const reported = result.modes.flatMap((m) => m.levels.flatMap((l) => l.requests.filter((r) => r.inputTokens)));
+    assert.ok(result.usage, 'the simulator reports usage, so the run carries the self-check');
+    assert.equal(result.usage.requests, reported.length);
+    assert.equal(result.usage.billed, reported[0]!.inputTokens);
+    const usageCard = await queryWebviews('bench-usage', '[data-test=usage] .card-detail');
+    assert.ok(
+      usageCard.texts[0]?.startsWith(`endpoint billed ${result.usage.billed}, local ${result.usage.local}`),
+      `usage card: ${usageCard.texts[0]}`,
+    );
     await screenshot('benchmark-results');
   });
 
@@ -374,5 +384,7 @@ describe('benchmark this prompt', () => {
     );
     assert.ok(entries.every((e) => e.schemaVersion === 1));
     assert.equal(entries.filter((e) => e.result.partial).length, 1);
+    // Each saved run keeps its usage self-check, so history shows whether counts matched the bill.
+    for (const e of entries) assert.ok(e.result.usage && e.result.usage.requests > 0, 'history entry without usage');
   });
 });
