@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import hardwareFile from '../../../../data/hardware.json';
 import { loadTables, loadTablesSliced, parseTableText } from '../../../../src/core/estimate';
 import { clone } from './helpers';
@@ -76,6 +78,17 @@ describe('estimation tables', () => {
     // Prices cite public names and URLs, which users can follow (not the team's internal reference files).
     for (const h of tables.hardware.values())
       if (h.usdPerHour) assert.doesNotMatch(h.usdPerHour.source, /gpu-prices\.md|^shared /, h.id);
+  });
+
+  it('cites sources by public name or URL in every shipped table, never by the team\'s internal reference keys', () => {
+    const dir = join(__dirname, '../../../../data');
+    for (const file of readdirSync(dir).filter((f) => /\.(json|ya?ml)$/.test(f))) {
+      const lines = readFileSync(join(dir, file), 'utf8').split('\n');
+      const internal = lines
+        .map((line, i) => `${file}:${i + 1}: ${line.trim()}`)
+        .filter((line) => /\breference [A-Z]\d+\b|reference-data\.md|gpu-prices\.md|shared reference/.test(line));
+      assert.deepEqual(internal, [], `internal references in ${file}`);
+    }
   });
 
   it('lets a later source override a built-in row by id and add new ones', () => {
