@@ -80,7 +80,7 @@ describe('estimation tables', () => {
       if (h.usdPerHour) assert.doesNotMatch(h.usdPerHour.source, /gpu-prices\.md|^shared /, h.id);
   });
 
-  it('cites sources by public name or URL in every shipped table, never by the team\'s internal reference keys', () => {
+  it("cites sources by public name or URL in every shipped table, never by the team's internal reference keys", () => {
     const dir = join(__dirname, '../../../../data');
     for (const file of readdirSync(dir).filter((f) => /\.(json|ya?ml)$/.test(f))) {
       const lines = readFileSync(join(dir, file), 'utf8').split('\n');
