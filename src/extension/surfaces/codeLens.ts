@@ -35,7 +35,7 @@ export class PromptCodeLensProvider implements vscode.CodeLensProvider {
     if (added)
       lenses.push(
         new vscode.CodeLens(top, {
-          title: `${added} tok`,
+          title: vscode.l10n.t('{0} tok', added),
           tooltip: countBasis(analysis.count),
           command: 'promptLens.compareTargets',
           arguments: [document.uri],
