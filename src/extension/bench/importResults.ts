@@ -4,9 +4,11 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { showError, showInfo } from '../notify';
 import type { BenchResult } from '../../core/bench/result';
 import { loadReports } from '../../core/interop/loadReports';
+import { showError, showInfo } from '../notify';
+import { isPromptDocument } from '../promptDocuments';
+import { promptHash, type BenchHistory } from './history';
 import type { ResultsPanel } from './resultsPanel';
 
 async function readText(path: string): Promise<string | undefined> {
@@ -45,16 +47,54 @@ async function load(title: string, paths: readonly string[] | undefined): Promis
 const endpointLine = (result: BenchResult) =>
   `${result.endpoint.name} · ${result.endpoint.model}${result.source ? vscode.l10n.t(' · imported from {0}', result.source.tool) : ''}`;
 
-/** Shows an imported result in the results view (verdict, goodput, predicted vs measured as for a run). */
-export async function importResults(panel: ResultsPanel, paths?: readonly string[]): Promise<BenchResult | undefined> {
+/**
+ * The prompt an imported result measured, whose history keeps it: the one given, else the prompt in the
+ * active editor, else the one prompt visible (an import names no workspace file: a run description holds
+ * only the file's base name, a peer tool's report nothing).
+ */
+async function promptFor(given: vscode.Uri | undefined): Promise<vscode.TextDocument | undefined> {
+  if (given) return vscode.workspace.openTextDocument(given);
+  const active = vscode.window.activeTextEditor?.document;
+  if (active && isPromptDocument(active)) return active;
+  const visible = vscode.window.visibleTextEditors.map((e) => e.document).filter(isPromptDocument);
+  return visible.length === 1 ? visible[0] : undefined;
+}
+
+/**
+ * Shows an imported result in the results view (verdict, goodput, predicted vs measured as for a run) and
+ * adds it to the benchmark history of the prompt it measured, as a run of that prompt is.
+ */
+export async function importResults(
+  panel: ResultsPanel,
+  history: BenchHistory,
+  paths?: readonly string[],
+  prompt?: vscode.Uri,
+): Promise<BenchResult | undefined> {
   const result = await load(vscode.l10n.t('Import Benchmark Results'), paths);
-  if (result)
-    panel.show({
-      prompt: basename(result.source?.file ?? paths?.[0] ?? vscode.l10n.t('imported')),
-      endpoint: endpointLine(result),
-      result,
-      running: false,
-    });
+  if (!result) return undefined;
+  const document = await promptFor(prompt);
+  const label = document ? vscode.workspace.asRelativePath(document.uri) : undefined;
+  panel.show({
+    prompt: label ?? basename(result.source?.file ?? paths?.[0] ?? vscode.l10n.t('imported')),
+    endpoint: endpointLine(result),
+    result,
+    running: false,
+  });
+  if (!document || !label) {
+    void showInfo(
+      vscode.l10n.t(
+        'Prompt Latency Lens: the imported result is shown but not kept in the benchmark history: open the prompt it measured, then import it again.',
+      ),
+    );
+    return result;
+  }
+  try {
+    await history.save({ schemaVersion: 1, promptHash: promptHash(document.getText()), prompt: label, result });
+  } catch (error) {
+    void showError(
+      vscode.l10n.t('Prompt Latency Lens: could not save the benchmark history: {0}', (error as Error).message),
+    );
+  }
   return result;
 }
 

@@ -100,8 +100,8 @@ export function registerBenchmark(
     vscode.commands.registerCommand('promptLens.exportBenchmark', (format?: 'json' | 'csv', path?: string) =>
       panel.export(format ?? 'json', path),
     ),
-    vscode.commands.registerCommand('promptLens.importBenchmarkResults', (paths?: unknown) =>
-      importResults(panel, stringList(paths)),
+    vscode.commands.registerCommand('promptLens.importBenchmarkResults', (paths?: unknown, prompt?: unknown) =>
+      importResults(panel, deps.history, stringList(paths), prompt instanceof vscode.Uri ? prompt : undefined),
     ),
     vscode.commands.registerCommand('promptLens.compareBenchmarkWith', (paths?: unknown) =>
       compareWith(panel, stringList(paths)),

@@ -9,6 +9,7 @@ import { parseCalibrationFile, type CalibrationFile } from '../../../src/core/ca
 import { formatMs } from '../../../src/core/format';
 import { linearLatencyModel } from '../../../src/core/sim/latencyModel';
 import { startSimulator } from '../../../src/core/sim/server';
+import { promptHash } from '../../../src/extension/bench/history';
 import {
   cleanWorkbench,
   extensionApi,
@@ -213,8 +214,26 @@ describe('benchmark this prompt', () => {
     assert.match(row.texts[0]!, /→ 55 ms \([+-]\d+%\)/);
     await screenshot('imported-beside-built-in');
 
-    const imported = await vscode.commands.executeCommand<BenchResult>('promptLens.importBenchmarkResults', [vllmPath]);
+    const prompt = workspaceFile('support.prompt');
+    const imported = await vscode.commands.executeCommand<BenchResult>(
+      'promptLens.importBenchmarkResults',
+      [vllmPath],
+      prompt,
+    );
     assert.equal(imported?.source?.tool, 'vllm');
+    // Kept in the benchmark history of the prompt it measured, beside that prompt's own runs.
+    const history = join(
+      (await extensionApi()).historyRoot(),
+      'history',
+      promptHash((await vscode.workspace.openTextDocument(prompt)).getText()),
+    );
+    const kept = readdirSync(history)
+      .map((f) => JSON.parse(readFileSync(join(history, f), 'utf8')) as { prompt: string; result: BenchResult })
+      .filter((e) => e.result.source);
+    assert.deepEqual(
+      kept.map((e) => [e.prompt, e.result.source?.tool, e.result.startedAt]),
+      [['support.prompt', 'vllm', imported.startedAt]],
+    );
     const alone = (await extensionApi()).resultsState();
     assert.equal(alone?.compare, undefined);
     const source = await waitFor('imported source line', async () => {
@@ -374,17 +393,23 @@ describe('benchmark this prompt', () => {
     await config().update('targets', undefined, vscode.ConfigurationTarget.Workspace);
   });
 
-  it('writes one history file per run (the partial one too) in workspace storage', async () => {
+  it('writes one history file per run (the partial one too) and per imported result in workspace storage', async () => {
     const root = join((await extensionApi()).historyRoot(), 'history');
     assert.ok(existsSync(root), `no history at ${root}`);
     const files = readdirSync(root).flatMap((hash) => readdirSync(join(root, hash)).map((f) => join(root, hash, f)));
-    assert.equal(files.length, 3);
     const entries = files.map(
       (f) => JSON.parse(readFileSync(f, 'utf8')) as { schemaVersion: number; result: BenchResult },
     );
     assert.ok(entries.every((e) => e.schemaVersion === 1));
-    assert.equal(entries.filter((e) => e.result.partial).length, 1);
+    // Three runs and the imported vLLM result.
+    const runs = entries.filter((e) => !e.result.source);
+    assert.equal(runs.length, 3);
+    assert.deepEqual(
+      entries.filter((e) => e.result.source).map((e) => e.result.source?.tool),
+      ['vllm'],
+    );
+    assert.equal(runs.filter((e) => e.result.partial).length, 1);
     // Each saved run keeps its usage self-check, so history shows whether counts matched the bill.
-    for (const e of entries) assert.ok(e.result.usage && e.result.usage.requests > 0, 'history entry without usage');
+    for (const e of runs) assert.ok(e.result.usage && e.result.usage.requests > 0, 'history entry without usage');
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PROCESSOR_BUNDLE } from '../../../src/cli/commands/benchExport';
 import { localised, packaged, ROOT as root } from '../helpers/packaging';
 
 /** The Marketplace identity and what the VSIX carries (#25): every contributed file is packaged. */
@@ -53,6 +54,17 @@ describe('manifest: Marketplace identity and packaging', () => {
       'media/icon.svg',
     ])
       assert.ok(!packaged(path), `${path} would be packaged`);
+  });
+
+  it('the CLI it ships has what it reads beside itself: the Artillery processor bundle (bench --export artillery)', () => {
+    assert.ok(packaged('dist/cli.js'));
+    assert.ok(packaged(`dist/${PROCESSOR_BUNDLE}`), `dist/${PROCESSOR_BUNDLE} is not in the VSIX (.vscodeignore)`);
+    // Built beside the CLI by the one build script.
+    assert.match(
+      readFileSync(join(root, 'esbuild.mjs'), 'utf8'),
+      /'artillery-processor': 'src\/core\/interop\/artillery\/processor\.ts'/,
+    );
+    assert.equal(PROCESSOR_BUNDLE, 'artillery-processor.js');
   });
 
   it('declares where it runs: the workspace side, limited in virtual workspaces', () => {
