@@ -9,7 +9,14 @@ import { MIN_R2 } from '../../src/core/calibrate/fit';
 import { promptTokenCounter } from '../../src/core/count';
 import { parsePrompt } from '../../src/core/prompt/parse';
 import { parseCalibrationFile, type CalibrationFile } from '../../src/core/calibrate/profileFile';
-import { estimate, loadTables, parseTargetId, resolveTarget, targetTokenizerId } from '../../src/core/estimate';
+import {
+  estimate,
+  loadTables,
+  parseTargetId,
+  resolveTarget,
+  targetModelId,
+  targetTokenizerId,
+} from '../../src/core/estimate';
 import { Calibrations } from '../../src/extension/bench/calibrations';
 import { sharedEngine } from './shared';
 import type { LlamaEngine } from './llamaEngine';
@@ -252,7 +259,8 @@ describe('calibration against the real engine', () => {
     };
     assert.equal(fromCli.target, profile.target, 'the profile names its target, so the CLI estimates for it');
 
-    // What Import Calibration… stores, and what the hover then computes: the target's own count.
+    // What Import Calibration… stores, and what the hover then computes: the target's own count (its
+    // tokenizer and its model's chat template, as every surface counts since #22).
     const data = new Map<string, unknown>();
     const state = {
       keys: () => [...data.keys()],
@@ -262,7 +270,10 @@ describe('calibration against the real engine', () => {
     const calibrations = new Calibrations(state as unknown as vscode.Memento);
     await calibrations.set(profile.target!, profile);
     const target = resolveTarget(parseTargetId(TARGET), loadTables().tables);
-    const count = promptTokenCounter(parsePrompt(file, readFileSync(file, 'utf8')))(targetTokenizerId(target));
+    const count = promptTokenCounter(parsePrompt(file, readFileSync(file, 'utf8')))(
+      targetTokenizerId(target),
+      targetModelId(target),
+    );
     const inEditor = estimate(target, { inputTokens: count.tokens, calibration: calibrations.profile(target.id)! });
     assert.ok(
       Math.abs(inEditor.coldTtftMs.p50 - fromCli.coldTtftMs.p50) < 0.01 * fromCli.coldTtftMs.p50,
