@@ -3,6 +3,7 @@ import { createFraming, type Frame } from './framing';
 import type { WireFormat } from './kinds';
 import { LineTooLongError } from './lineSplitter';
 import type { RequestError, RequestRecord } from './result';
+import { StopSwitch } from './stop';
 import { fetchTransport, httpTransport, type FetchLike, type StreamResponse } from './transport';
 
 export type { FetchLike } from './transport';
@@ -43,113 +44,134 @@ const STREAM_TYPES: Record<WireFormat['framing'], RegExp> = {
 };
 
 /**
- * Sends one streaming request and times it. Never throws: every failure becomes a classified error.
- * `startMs` of the result is the clock reading at send; the runner rebases it.
+ * Sends one streaming request and times it, in named steps: send → check the response head → read
+ * the stream → classify what broke it → the record. Never throws: every failure becomes a classified
+ * error. `startMs` of the result is the clock reading at send; the runner rebases it.
  */
 export async function measureRequest(request: StreamRequest, options: MeasureOptions): Promise<RequestRecord> {
   const now = options.now ?? (() => performance.now());
-  const send = options.fetch ? fetchTransport(options.fetch) : httpTransport;
   const secrets = options.secrets ?? [];
-  const controller = new AbortController();
-  let abortedBy: 'timeout' | 'cancelled' | undefined;
-  const abort = (why: 'timeout' | 'cancelled') => {
-    abortedBy ??= why;
-    controller.abort();
-  };
-  const onCancel = () => abort('cancelled');
-  const startMs = now();
-  const record: RequestRecord = { startMs, ok: false, itlMs: [] };
+  const record: RequestRecord = { startMs: now(), ok: false, itlMs: [] };
   if (options.signal?.aborted) return { ...record, error: { class: 'cancelled', message: 'cancelled before sending' } };
-  options.signal?.addEventListener('abort', onCancel, { once: true });
-  const timer = setTimeout(() => abort('timeout'), timerMs(options.timeoutMs));
-
+  const stop = new StopSwitch(options.signal, options.timeoutMs, 'timeout');
   const fail = (error: RequestError): RequestRecord => ({ ...record, ok: false, error });
-  const abortError = (): RequestError =>
-    abortedBy === 'timeout'
-      ? {
-          class: 'timeout',
-          message: `no complete response within ${options.timeoutMs} ms${record.ttftMs === undefined ? ' (no content token yet)' : ''}`,
-        }
-      : { class: 'cancelled', message: 'cancelled' };
-
+  // When the request's own switch ended it (its timeout or the caller), that is the error, whatever the transport said.
+  const stopped = () => (stop.reason ? stoppedError(stop.reason, options.timeoutMs, record) : undefined);
   try {
-    let response: StreamResponse;
-    try {
-      // Neither transport follows a redirect: it would carry the key to wherever the server points.
-      response = await send(request.url, { headers: request.headers, body: request.body, signal: controller.signal });
-    } catch (error) {
-      return fail(abortedBy ? abortError() : { class: 'connection', message: networkErrorMessage(error, secrets) });
-    }
-
-    if (response.status >= 300 && response.status < 400) {
-      await response.body.text(0);
-      const location = response.header('location');
-      const where = location ? ` to ${endpointText(safeOrigin(location, request.url), secrets)}` : '';
-      return fail({
-        class: 'redirect',
-        status: response.status,
-        message: `HTTP ${response.status} redirect${where} not followed, so the API key is not sent to another address; use the final URL as the base URL`,
-      });
-    }
-    if (response.status < 200 || response.status >= 300) {
-      const body = await response.body.text(ERROR_BODY_LIMIT);
-      return fail(httpError(response.status, body, retryAfterMs(response.header('retry-after'), Date.now()), secrets));
-    }
-    const contentType = response.header('content-type') ?? '';
-    if (!STREAM_TYPES[request.wire.framing].test(contentType)) {
-      const said = endpointText(endpointMessage(await response.body.text(ERROR_BODY_LIMIT)), secrets);
-      const type = endpointText(contentType.split(';')[0] ?? '', secrets, 100) || 'no content type';
-      return fail({
-        class: 'not-event-stream',
-        status: response.status,
-        message: `expected a streaming response but got ${type}${said ? `: ${said}` : ''}`,
-      });
-    }
-
-    const framing = createFraming(request.wire.framing);
+    const sent = await send(request, options, stop.signal, secrets);
+    if ('error' in sent) return fail(stopped() ?? sent.error);
+    const refused = await refusal(sent.response, request, secrets);
+    if (refused) return fail(refused);
     const state = new StreamState(request.wire, record, secrets);
-    try {
-      const endedAt = await response.body.read(now, (arrivals) => {
-        for (const { at, bytes } of arrivals) {
-          record.ttfbMs ??= at - startMs;
-          state.frames(framing.push(bytes), at);
-          if (state.finished) return true;
-        }
-        return false;
-      });
-      if (endedAt !== undefined) state.frames(framing.end(), endedAt);
-    } catch (error) {
-      if (error instanceof StreamProblem)
-        return fail({ ...error.problem, message: redact(error.problem.message, secrets) });
-      if (error instanceof LineTooLongError) return fail({ class: 'bad-stream', message: error.message });
-      const code = (error as { code?: unknown }).code;
-      if (typeof code === 'string' && code.startsWith('Z_')) {
-        return fail({
-          class: 'bad-stream',
-          message: `the body is not valid ${endpointText(response.header('content-encoding') ?? '', secrets, 40)} data (${code})`,
-        });
-      }
-      return fail(
-        abortedBy
-          ? abortError()
-          : {
-              class: 'connection',
-              message: `stream broke after ${state.contentChunks} content chunks: ${networkErrorMessage(error, secrets)}`,
-            },
-      );
-    }
+    const broke = await readStream(sent.response, request.wire, state, now);
+    if (broke) return fail(classifyBreak(broke.error, sent.response, state, stopped, secrets));
     return state.result(options.countTokens, fail);
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onCancel);
+    stop.close();
   }
 }
 
-/** setTimeout's largest delay; a longer one fires after 1 ms, so limits above it are held at it. */
-export const MAX_TIMER_MS = 2_147_483_647;
+/** Step 1: the request goes out; a failure before any response is a connection error. */
+async function send(
+  request: StreamRequest,
+  options: MeasureOptions,
+  signal: AbortSignal,
+  secrets: readonly string[],
+): Promise<{ response: StreamResponse } | { error: RequestError }> {
+  const transport = options.fetch ? fetchTransport(options.fetch) : httpTransport;
+  try {
+    // Neither transport follows a redirect: it would carry the key to wherever the server points.
+    return { response: await transport(request.url, { headers: request.headers, body: request.body, signal }) };
+  } catch (error) {
+    return { error: { class: 'connection', message: networkErrorMessage(error, secrets) } };
+  }
+}
 
-export function timerMs(ms: number): number {
-  return Math.min(ms, MAX_TIMER_MS);
+/** Step 2: the response head. A redirect, an HTTP error or a body that is not a stream ends the request here. */
+async function refusal(
+  response: StreamResponse,
+  request: StreamRequest,
+  secrets: readonly string[],
+): Promise<RequestError | undefined> {
+  if (response.status >= 300 && response.status < 400) {
+    await response.body.text(0);
+    const location = response.header('location');
+    const where = location ? ` to ${endpointText(safeOrigin(location, request.url), secrets)}` : '';
+    return {
+      class: 'redirect',
+      status: response.status,
+      message: `HTTP ${response.status} redirect${where} not followed, so the API key is not sent to another address; use the final URL as the base URL`,
+    };
+  }
+  if (response.status < 200 || response.status >= 300) {
+    const body = await response.body.text(ERROR_BODY_LIMIT);
+    return httpError(response.status, body, retryAfterMs(response.header('retry-after'), Date.now()), secrets);
+  }
+  const contentType = response.header('content-type') ?? '';
+  if (STREAM_TYPES[request.wire.framing].test(contentType)) return undefined;
+  const said = endpointText(endpointMessage(await response.body.text(ERROR_BODY_LIMIT)), secrets);
+  const type = endpointText(contentType.split(';')[0] ?? '', secrets, 100) || 'no content type';
+  return {
+    class: 'not-event-stream',
+    status: response.status,
+    message: `expected a streaming response but got ${type}${said ? `: ${said}` : ''}`,
+  };
+}
+
+/** Step 3: frames are timed as they arrive, until the stream says it is done or ends; what broke it, if anything. */
+async function readStream(
+  response: StreamResponse,
+  wire: WireFormat,
+  state: StreamState,
+  now: () => number,
+): Promise<{ error: unknown } | undefined> {
+  const framing = createFraming(wire.framing);
+  try {
+    const endedAt = await response.body.read(now, (arrivals) => {
+      for (const { at, bytes } of arrivals) {
+        state.arrived(framing.push(bytes), at);
+        if (state.finished) return true;
+      }
+      return false;
+    });
+    if (endedAt !== undefined) state.frames(framing.end(), endedAt);
+    return undefined;
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** Step 4: what broke a stream, as an error class. */
+function classifyBreak(
+  error: unknown,
+  response: StreamResponse,
+  state: StreamState,
+  stopped: () => RequestError | undefined,
+  secrets: readonly string[],
+): RequestError {
+  if (error instanceof StreamProblem) return { ...error.problem, message: redact(error.problem.message, secrets) };
+  if (error instanceof LineTooLongError) return { class: 'bad-stream', message: error.message };
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('Z_'))
+    return {
+      class: 'bad-stream',
+      message: `the body is not valid ${endpointText(response.header('content-encoding') ?? '', secrets, 40)} data (${code})`,
+    };
+  return (
+    stopped() ?? {
+      class: 'connection',
+      message: `stream broke after ${state.contentChunks} content chunks: ${networkErrorMessage(error, secrets)}`,
+    }
+  );
+}
+
+function stoppedError(reason: 'timeout' | 'cancelled', timeoutMs: number, record: RequestRecord): RequestError {
+  return reason === 'timeout'
+    ? {
+        class: 'timeout',
+        message: `no complete response within ${timeoutMs} ms${record.ttftMs === undefined ? ' (no content token yet)' : ''}`,
+      }
+    : { class: 'cancelled', message: 'cancelled' };
 }
 
 /** The most tokens a usage report may claim for one request; above it (or not a whole number) it is ignored. */
@@ -185,6 +207,12 @@ class StreamState {
     /** Every string the endpoint supplies is redacted whole, then clipped (endpointText). */
     private readonly secrets: readonly string[],
   ) {}
+
+  /** Frames that arrived together at `at`: the first arrival is the time to first byte. */
+  arrived(frames: Frame[], at: number): void {
+    this.record.ttfbMs ??= at - this.record.startMs;
+    this.frames(frames, at);
+  }
 
   frames(frames: Frame[], at: number): void {
     for (const frame of frames) {

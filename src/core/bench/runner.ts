@@ -1,11 +1,12 @@
 import { setMaxListeners } from 'node:events';
 import type { ChatMessage } from '../prompt/types';
 import { nonceSource, withNonce } from './benchPrompt';
-import { measureRequest, timerMs, type FetchLike, type StreamRequest } from './client';
+import { measureRequest, type FetchLike, type StreamRequest } from './client';
 import type { EndpointConfig } from './endpoints';
 import { WIRE_FORMATS } from './kinds';
 import type { BenchResult, CacheMode, CacheSpeedup, LevelResult, ModeResult, RequestRecord, Slo } from './result';
 import { DEFAULT_SLO, levelPredictionError, shiftInterval, summarizeLevel } from './stats';
+import { StopSwitch } from './stop';
 
 export const DEFAULT_CONCURRENCY = [1, 4, 16];
 
@@ -78,39 +79,81 @@ export function buildStreamRequest(
 
 type Level = { label: string; concurrency: number } | { label: string; ratePerSecond: number };
 
-/** Runs the whole benchmark; never throws for endpoint failures, which become classified errors. */
+/** What a run will do, fixed before it starts. */
+interface RunPlan {
+  levels: Level[];
+  modes: CacheMode[];
+  slo: Slo;
+  now: () => number;
+  random: () => number;
+  startedAt: string;
+}
+
+/** What a run has measured so far (every level finished up to now) and why it ended early, if it did. */
+interface RunState {
+  modes: ModeResult[];
+  partialReason: BenchResult['partialReason'];
+}
+
+/**
+ * Runs the whole benchmark; never throws for endpoint failures, which become classified errors.
+ * Named steps: plan → for each cache mode and level, warm up (priming the cache in warm mode) → measure
+ * the level → summarise it; the result is built from the run state after each level and at the end.
+ */
 export async function runBenchmark(options: BenchOptions): Promise<BenchResult> {
-  const now = options.now ?? (() => performance.now());
-  const random = options.random ?? Math.random;
-  const slo = options.slo ?? DEFAULT_SLO;
-  const stop = new AbortController();
+  const stop = new StopSwitch(options.signal, options.maxDurationMs, 'time-limit');
   // Every in-flight request listens on it: at concurrency 1,024 that many listeners is expected, not a leak.
   setMaxListeners(0, stop.signal);
-  let partialReason: BenchResult['partialReason'];
-  const onCancel = () => {
-    partialReason ??= 'cancelled';
-    stop.abort();
-  };
-  if (options.signal?.aborted) onCancel();
-  options.signal?.addEventListener('abort', onCancel, { once: true });
-  const deadline =
-    options.maxDurationMs !== undefined
-      ? setTimeout(() => {
-          partialReason ??= 'time-limit';
-          stop.abort();
-        }, timerMs(options.maxDurationMs))
-      : undefined;
+  const plan = planRun(options);
+  const send = requestSender(options, plan, stop.signal);
+  const state: RunState = { modes: [], partialReason: undefined };
+  try {
+    for (const cache of plan.modes) {
+      const mode: ModeResult = { cache, levels: [] };
+      state.modes.push(mode);
+      for (const level of plan.levels) {
+        if (stop.signal.aborted) break;
+        const warmupErrors = await warmUp(options, level, cache, send, stop.signal);
+        const measured = await measureLevel(options, plan, level, cache, send, stop.signal);
+        mode.levels.push(summariseLevel(options, plan, level, warmupErrors, measured));
+        state.partialReason = stop.reason;
+        options.onLevel?.(buildResult(options, plan, state));
+      }
+    }
+  } finally {
+    stop.close();
+  }
+  state.partialReason = stop.reason;
+  return buildResult(options, plan, state);
+}
 
-  const levels: Level[] =
-    options.ratePerSecond !== undefined
-      ? [{ label: `rate=${options.ratePerSecond}/s`, ratePerSecond: options.ratePerSecond }]
-      : (options.concurrency ?? DEFAULT_CONCURRENCY).map((c) => ({ label: `c=${c}`, concurrency: c }));
-  const modes: CacheMode[] = options.cache === 'both' ? ['cold', 'warm'] : [options.cache];
-  const nonce = nonceSource(random);
+function planRun(options: BenchOptions): RunPlan {
+  return {
+    levels:
+      options.ratePerSecond !== undefined
+        ? [{ label: `rate=${options.ratePerSecond}/s`, ratePerSecond: options.ratePerSecond }]
+        : (options.concurrency ?? DEFAULT_CONCURRENCY).map((c) => ({ label: `c=${c}`, concurrency: c })),
+    modes: options.cache === 'both' ? ['cold', 'warm'] : [options.cache],
+    slo: options.slo ?? DEFAULT_SLO,
+    now: options.now ?? (() => performance.now()),
+    random: options.random ?? Math.random,
+    startedAt: new Date().toISOString(),
+  };
+}
+
+/**
+ * Sends one request of a cache mode and measures it. Requests are built once per run, not per
+ * request: serialising a large prompt on the loop that timestamps the other streams would add its
+ * milliseconds to their timings. Cold bodies differ only in the nonce, written into a slot of the
+ * one serialised body.
+ */
+function requestSender(
+  options: BenchOptions,
+  plan: RunPlan,
+  signal: AbortSignal,
+): (cache: CacheMode) => Promise<RequestRecord> {
+  const nonce = nonceSource(plan.random);
   const secrets = options.apiKey ? [options.apiKey] : [];
-  // Requests are built once per run, not per request: serialising a large prompt on the loop that
-  // timestamps the other streams would add its milliseconds to their timings. Cold bodies differ
-  // only in the nonce, written into a slot of the one serialised body.
   const request = (messages: ChatMessage[]) =>
     buildStreamRequest(options.endpoint, options.apiKey, messages, options.maxTokens);
   const slot = `PROMPTLENSNONCESLOT${nonce()}`;
@@ -122,121 +165,144 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     const value = nonce();
     return { request: { ...coldRequest, body: coldRequest.body.replace(slot, value) }, nonce: value };
   };
-  const measure = async (cache: CacheMode): Promise<RequestRecord> => {
+  return async (cache) => {
     const sent = requestFor(cache);
     const record = await measureRequest(sent.request, {
       timeoutMs: options.timeoutMs,
-      signal: stop.signal,
+      signal,
       countTokens: options.countTokens,
       fetch: options.fetch,
-      now,
+      now: plan.now,
       secrets,
     });
     // Kept so the usage check can count exactly what this request sent.
     if (sent.nonce !== undefined) record.nonce = sent.nonce;
     return record;
   };
+}
 
-  const startedAt = new Date().toISOString();
-  const results: ModeResult[] = [];
-  try {
-    for (const cache of modes) {
-      const mode: ModeResult = { cache, levels: [] };
-      results.push(mode);
-      for (const level of levels) {
-        if (stop.signal.aborted) break;
-        mode.levels.push(await runLevel(level, cache));
-        options.onLevel?.(build());
+/**
+ * Warm-up rounds before a level (in warm mode at least one: it primes the cache), each as wide as the
+ * level's concurrency; how many of their requests failed.
+ */
+async function warmUp(
+  options: BenchOptions,
+  level: Level,
+  cache: CacheMode,
+  send: (cache: CacheMode) => Promise<RequestRecord>,
+  signal: AbortSignal,
+): Promise<number> {
+  const rounds = Math.max(options.warmup ?? 1, cache === 'warm' ? 1 : 0);
+  const width = 'concurrency' in level ? Math.min(level.concurrency, options.requests) : 1;
+  let errors = 0;
+  for (let i = 0; i < rounds && !signal.aborted; i++) {
+    const round = await Promise.all(Array.from({ length: width }, () => send(cache)));
+    errors += round.filter((r) => !r.ok).length;
+  }
+  return errors;
+}
+
+interface MeasuredLevel {
+  /** Clock reading when the level's measured requests began. */
+  t0: number;
+  durationMs: number;
+  records: RequestRecord[];
+}
+
+/** The level's measured requests: a closed loop at a concurrency, or Poisson arrivals at a rate. */
+async function measureLevel(
+  options: BenchOptions,
+  plan: RunPlan,
+  level: Level,
+  cache: CacheMode,
+  send: (cache: CacheMode) => Promise<RequestRecord>,
+  signal: AbortSignal,
+): Promise<MeasuredLevel> {
+  const { now } = plan;
+  const records: RequestRecord[] = [];
+  let failed = 0;
+  const one = async () => {
+    const record = await send(cache);
+    records.push(record);
+    if (!record.ok && record.error?.class !== 'cancelled') failed++;
+    options.onProgress?.({
+      cache,
+      level: level.label,
+      done: records.length,
+      total: options.requests,
+      failed,
+      lastTtftMs: record.ttftMs,
+    });
+  };
+  const t0 = now();
+  if ('concurrency' in level) {
+    let next = 0;
+    const worker = async () => {
+      while (next < options.requests && !signal.aborted) {
+        next++;
+        await one();
       }
-    }
-  } finally {
-    clearTimeout(deadline);
-    options.signal?.removeEventListener('abort', onCancel);
-  }
-
-  async function runLevel(level: Level, cache: CacheMode): Promise<LevelResult> {
-    const rounds = Math.max(options.warmup ?? 1, cache === 'warm' ? 1 : 0);
-    const width = 'concurrency' in level ? Math.min(level.concurrency, options.requests) : 1;
-    let warmupErrors = 0;
-    for (let i = 0; i < rounds && !stop.signal.aborted; i++) {
-      const round = await Promise.all(Array.from({ length: width }, () => measure(cache)));
-      warmupErrors += round.filter((r) => !r.ok).length;
-    }
-    const records: RequestRecord[] = [];
-    let failed = 0;
-    const one = async () => {
-      const record = await measure(cache);
-      records.push(record);
-      if (!record.ok && record.error?.class !== 'cancelled') failed++;
-      options.onProgress?.({
-        cache,
-        level: level.label,
-        done: records.length,
-        total: options.requests,
-        failed,
-        lastTtftMs: record.ttftMs,
-      });
     };
-    const t0 = now();
-    if ('concurrency' in level) {
-      let next = 0;
-      const worker = async () => {
-        while (next < options.requests && !stop.signal.aborted) {
-          next++;
-          await one();
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(level.concurrency, options.requests) }, worker));
-    } else {
-      const inFlight: Promise<void>[] = [];
-      let due = 0;
-      for (let i = 0; i < options.requests && !stop.signal.aborted; i++) {
-        await sleep(due - (now() - t0), stop.signal);
-        if (stop.signal.aborted) break;
-        inFlight.push(one());
-        // Exponential gaps make a Poisson process: -ln(1 − U) / λ seconds.
-        due += (-Math.log(1 - random()) / level.ratePerSecond) * 1000;
-      }
-      await Promise.all(inFlight);
+    await Promise.all(Array.from({ length: Math.min(level.concurrency, options.requests) }, worker));
+  } else {
+    const inFlight: Promise<void>[] = [];
+    let due = 0;
+    for (let i = 0; i < options.requests && !signal.aborted; i++) {
+      await sleep(due - (now() - t0), signal);
+      if (signal.aborted) break;
+      inFlight.push(one());
+      // Exponential gaps make a Poisson process: -ln(1 − U) / λ seconds.
+      due += (-Math.log(1 - plan.random()) / level.ratePerSecond) * 1000;
     }
-    const durationMs = now() - t0;
-    for (const r of records) r.startMs -= t0;
-    records.sort((a, b) => a.startMs - b.startMs);
-    const summary = summarizeLevel(records, durationMs, slo);
-    const result: LevelResult = { ...levelShape(level), durationMs, warmupErrors, requests: records, summary };
-    const error = options.predicted ? levelPredictionError(options.predicted, summary) : undefined;
-    if (error) result.predictionErrorPct = error;
-    return result;
+    await Promise.all(inFlight);
   }
+  return { t0, durationMs: now() - t0, records };
+}
 
-  /** The result as measured so far (every level finished up to now). */
-  function build(): BenchResult {
-    const { name, kind, baseUrl, model, target } = options.endpoint;
-    const result: BenchResult = {
-      schemaVersion: 1,
-      startedAt,
-      endpoint: { name, kind, baseUrl, model, ...(target ? { target } : {}) },
-      options: {
-        requests: options.requests,
-        warmup: options.warmup ?? 1,
-        ...(options.ratePerSecond !== undefined
-          ? { ratePerSecond: options.ratePerSecond }
-          : { concurrency: levels.map((l) => ('concurrency' in l ? l.concurrency : 0)) }),
-        cache: options.cache,
-        maxTokens: options.maxTokens,
-        timeoutMs: options.timeoutMs,
-        ...(options.maxDurationMs !== undefined ? { maxDurationMs: options.maxDurationMs } : {}),
-      },
-      slo,
-      partial: partialReason !== undefined,
-      ...(partialReason ? { partialReason } : {}),
-      modes: results.map((m) => ({ ...m, levels: [...m.levels] })),
-    };
-    if (options.cache === 'both') result.cacheSpeedup = cacheSpeedup(results);
-    if (options.predicted) result.prediction = options.predicted;
-    return result;
-  }
-  return build();
+/** The level's requests on its own time axis (0 = its start), in start order, with their statistics. */
+function summariseLevel(
+  options: BenchOptions,
+  plan: RunPlan,
+  level: Level,
+  warmupErrors: number,
+  { t0, durationMs, records }: MeasuredLevel,
+): LevelResult {
+  for (const r of records) r.startMs -= t0;
+  records.sort((a, b) => a.startMs - b.startMs);
+  const summary = summarizeLevel(records, durationMs, plan.slo);
+  const result: LevelResult = { ...levelShape(level), durationMs, warmupErrors, requests: records, summary };
+  const error = options.predicted ? levelPredictionError(options.predicted, summary) : undefined;
+  if (error) result.predictionErrorPct = error;
+  return result;
+}
+
+/** The result as measured so far. */
+function buildResult(options: BenchOptions, plan: RunPlan, state: RunState): BenchResult {
+  const { name, kind, baseUrl, model, target } = options.endpoint;
+  const { partialReason } = state;
+  const result: BenchResult = {
+    schemaVersion: 1,
+    startedAt: plan.startedAt,
+    endpoint: { name, kind, baseUrl, model, ...(target ? { target } : {}) },
+    options: {
+      requests: options.requests,
+      warmup: options.warmup ?? 1,
+      ...(options.ratePerSecond !== undefined
+        ? { ratePerSecond: options.ratePerSecond }
+        : { concurrency: plan.levels.map((l) => ('concurrency' in l ? l.concurrency : 0)) }),
+      cache: options.cache,
+      maxTokens: options.maxTokens,
+      timeoutMs: options.timeoutMs,
+      ...(options.maxDurationMs !== undefined ? { maxDurationMs: options.maxDurationMs } : {}),
+    },
+    slo: plan.slo,
+    partial: partialReason !== undefined,
+    ...(partialReason ? { partialReason } : {}),
+    modes: state.modes.map((m) => ({ ...m, levels: [...m.levels] })),
+  };
+  if (options.cache === 'both') result.cacheSpeedup = cacheSpeedup(state.modes);
+  if (options.predicted) result.prediction = options.predicted;
+  return result;
 }
 
 function levelShape(level: Level): Pick<LevelResult, 'label' | 'concurrency' | 'ratePerSecond'> {
