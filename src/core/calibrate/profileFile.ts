@@ -117,7 +117,8 @@ export type Built = { ok: true; file: CalibrationFile; fit: TtftFit } | { ok: fa
  */
 export function buildCalibrationFile(input: CalibrationInput): Built {
   const lengths = input.lengths.filter((l) => l.ttftMs.length > 0);
-  const usage = lengths.length > 0 && lengths.every((l) => l.endpointTokens !== undefined);
+  // With no length left there is no fit either, so `every` being true of none decides nothing.
+  const usage = lengths.every((l) => l.endpointTokens !== undefined);
   const tokensOf = (l: LengthRecord) => (usage ? l.endpointTokens! : l.localTokens);
   const fit = fitTtft(lengths.map((l) => ({ tokens: tokensOf(l), ttftMs: l.ttftMs })));
   const successes = lengths.reduce((n, l) => n + l.ttftMs.length, 0);

@@ -180,7 +180,23 @@ describe('calibration prompt prefixes', () => {
     assert.equal(most[1]!.content, 'b'.repeat(20));
   });
 
+  it('stops at the message where the share runs out, and ends on a user turn', () => {
+    const turns = [
+      { role: 'system' as const, content: 'abcd' },
+      { role: 'user' as const, content: 'efgh' },
+    ];
+    // Half is exactly the system message: the user message is dropped, not kept empty.
+    assert.deepEqual(promptPrefix(turns, 0.5), [
+      { role: 'system', content: 'abcd' },
+      { role: 'user', content: 'Continue.' },
+    ]);
+  });
+
   it('rejects a fraction outside (0, 1]', () => {
+    assert.throws(() => promptPrefix(messages, 2), {
+      name: 'RangeError',
+      message: 'fraction must be in (0, 1], got 2',
+    });
     assert.throws(() => promptPrefix(messages, 0), RangeError);
     assert.throws(() => promptPrefix(messages, 1.5), RangeError);
   });

@@ -105,3 +105,147 @@ describe('calibration profile file', () => {
     assert.ok(!negative.ok && /profile\.tpotMs/.test(negative.error));
   });
 });
+
+describe('calibration profile file: the values it records', () => {
+  const linear = input([length(0.25, 100), length(0.5, 200), length(1, 400)]);
+
+  it('leaves out a length with no successful request, so the others keep their basis', () => {
+    const failed: LengthRecord = {
+      fraction: 0.5,
+      localTokens: 200,
+      endpointTokens: undefined,
+      ttftMs: [],
+      requests: 3,
+      failed: 3,
+    };
+    const built = buildCalibrationFile(input([length(0.25, 100), failed, length(1, 400)]));
+    assert.ok(built.ok);
+    assert.equal(built.file.tokens.basis, 'usage');
+    assert.deepEqual(
+      built.file.lengths.map((l) => [l.fraction, l.tokens, l.requests, l.failed]),
+      [
+        [0.25, 320, 3, 0],
+        [1, 1220, 3, 0],
+      ],
+    );
+    // Two distinct lengths are enough for the token map's line (not the one-length ratio).
+    assert.ok(Math.abs(built.file.tokens.tokenMap.intercept - 20) < 1e-6, JSON.stringify(built.file.tokens));
+    assert.ok(Math.abs(built.file.tokens.tokenMap.perLocalToken - 3) < 1e-9);
+  });
+
+  it('counts the successful requests when too few lengths remain to fit', () => {
+    const one = buildCalibrationFile(input([length(1, 400), { ...length(0.5, 200), ttftMs: [] }]));
+    assert.deepEqual(one, { ok: false, error: 'too few successful requests at distinct lengths (3) to fit' });
+  });
+
+  it('refuses a TTFT that falls with prompt length, giving the slope', () => {
+    const falling = (fraction: number, local: number): LengthRecord => ({
+      ...length(fraction, local, false),
+      ttftMs: [100 - 0.25 * local],
+    });
+    const built = buildCalibrationFile(input([falling(0.5, 200), falling(1, 400)]));
+    assert.deepEqual(built, {
+      ok: false,
+      error:
+        'TTFT did not grow with prompt length (slope -0.2500 ms per token): the measurement is dominated by something else',
+    });
+    const flat = buildCalibrationFile(
+      input([
+        { ...length(0.5, 200, false), ttftMs: [50] },
+        { ...length(1, 400, false), ttftMs: [50] },
+      ]),
+    );
+    assert.ok(
+      !flat.ok && flat.error.startsWith('TTFT did not grow with prompt length (slope 0.0000'),
+      JSON.stringify(flat),
+    );
+  });
+
+  it('names its target only when it has one, and the n² coefficient only for a quadratic fit', () => {
+    const built = buildCalibrationFile(linear);
+    assert.ok(built.ok);
+    assert.equal(built.file.target, 'llama-3.1-8b@h100-sxm:bf16');
+    assert.equal(built.file.fit.model, 'linear');
+    assert.ok(!('c' in built.file.fit), JSON.stringify(built.file.fit));
+    assert.ok(!('check' in built.file));
+    assert.ok(!('msPerInputToken2' in localProfile(built.file)), JSON.stringify(localProfile(built.file)));
+    const { target: _, ...untargeted } = linear;
+    const anonymous = buildCalibrationFile(untargeted);
+    assert.ok(anonymous.ok && !('target' in anonymous.file), JSON.stringify(anonymous));
+
+    // 5 ms + 0.01 ms/token + 1e-4 ms/token²: attention dominates at 2,000 tokens.
+    const curved = (fraction: number, n: number): LengthRecord => ({
+      fraction,
+      localTokens: n,
+      endpointTokens: undefined,
+      ttftMs: [5 + 0.01 * n + 1e-4 * n * n],
+      requests: 1,
+      failed: 0,
+    });
+    const quad = buildCalibrationFile(
+      input([curved(0.25, 250), curved(0.5, 500), curved(0.75, 1000), curved(1, 2000)]),
+    );
+    assert.ok(quad.ok);
+    assert.equal(quad.file.fit.model, 'quadratic');
+    assert.ok(Math.abs(quad.file.fit.c! - 1e-4) < 1e-9, JSON.stringify(quad.file.fit));
+    assert.ok(Math.abs(localProfile(quad.file).msPerInputToken2! - 1e-4) < 1e-9);
+  });
+
+  it('maps local to endpoint tokens by a ratio when the line through the lengths does not rise', () => {
+    // Endpoint tokens 300, 250, 300 at local 100, 200, 300: the line's slope is 0, so the ratio 850 / 600.
+    const at = (fraction: number, local: number, endpoint: number): LengthRecord => ({
+      fraction,
+      localTokens: local,
+      endpointTokens: endpoint,
+      ttftMs: [8 + 0.3 * endpoint],
+      requests: 1,
+      failed: 0,
+    });
+    const flat = buildCalibrationFile(input([at(0.25, 100, 300), at(0.5, 200, 250), at(1, 300, 300)]));
+    assert.ok(flat.ok);
+    assert.deepEqual(flat.file.tokens.tokenMap, { intercept: 0, perLocalToken: 850 / 600 });
+    const falling = buildCalibrationFile(input([at(0.5, 100, 300), at(1, 200, 250)]));
+    assert.ok(falling.ok);
+    assert.deepEqual(falling.file.tokens.tokenMap, { intercept: 0, perLocalToken: 550 / 300 });
+  });
+
+  it('checks a held-out prompt against the prediction from its reported and its mapped tokens', () => {
+    const check = (over: Partial<LengthRecord> = {}) => ({ ...length(1, 300), prompt: 'other.prompt', ...over });
+    const usage = buildCalibrationFile({ ...linear, check: check() });
+    assert.ok(usage.ok);
+    const { profile } = usage.file;
+    // Reported 920 tokens; 300 local tokens map to 20 + 3 × 300 = 920 as well.
+    assert.deepEqual(usage.file.check, {
+      prompt: 'other.prompt',
+      localTokens: 300,
+      tokens: 920,
+      mappedTokens: 920,
+      requests: 3,
+      failed: 0,
+      medianTtftMs: 8 + 0.3 * 920,
+      predictedTtftMs: profileTtftMs(profile, 920),
+      predictedFromLocalMs: profileTtftMs(profile, 920),
+    });
+    assert.ok(Math.abs(usage.file.check!.predictedTtftMs - 284) < 1e-6);
+
+    // No usage on the check: its tokens are the mapped count. No success: no median.
+    const unreported = buildCalibrationFile({
+      ...linear,
+      check: check({ endpointTokens: undefined, ttftMs: [], failed: 3 }),
+    });
+    assert.ok(unreported.ok);
+    assert.deepEqual(
+      [unreported.file.check!.tokens, unreported.file.check!.medianTtftMs, unreported.file.check!.failed],
+      [920, null, 3],
+    );
+
+    // Counted basis: the check's tokens are its local count, whatever the endpoint said.
+    const counted = buildCalibrationFile({
+      ...input([length(0.25, 100, false), length(1, 400, false)]),
+      check: check({ endpointTokens: 5000 }),
+    });
+    assert.ok(counted.ok);
+    assert.deepEqual([counted.file.check!.tokens, counted.file.check!.mappedTokens], [300, 300]);
+    assert.equal(counted.file.check!.predictedTtftMs, profileTtftMs(counted.file.profile, 300));
+  });
+});
