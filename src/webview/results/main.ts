@@ -6,6 +6,7 @@ import '../common/view.css';
 import { connect } from '../common/host';
 import { h, replaceChildren, themeColor } from '../common/dom';
 import { applyResultsDelta, onlyProgress, type ResultsDelta } from './delta';
+import { seriesStyles, type SeriesStyle } from './seriesStyles';
 import type { ResultsViewState } from './state';
 import {
   alignCdfs,
@@ -365,6 +366,7 @@ function drawCharts(result: BenchResult): void {
     themeColor('--vscode-charts-green', '#89d185'),
     themeColor('--vscode-charts-purple', '#b180d7'),
     themeColor('--vscode-charts-red', '#f14c4c'),
+    themeColor('--vscode-charts-yellow', '#cca700'),
   ];
   const axis = (label: string, scale?: string): uPlot.Axis => ({
     label,
@@ -390,9 +392,10 @@ function drawCharts(result: BenchResult): void {
         axes: [axis('TTFT (ms)'), axis('share ≤ x')],
         series: [
           {},
-          ...curves.map((c, i) => ({
-            label: c.label,
-            stroke: palette[i % palette.length],
+          ...seriesStyles(curves.length, palette).map((style, i) => ({
+            label: curves[i]!.label,
+            ...style,
+            width: 2,
             paths: uPlot.paths.stepped?.({ align: 1 }),
           })),
         ],
@@ -406,6 +409,7 @@ function drawCharts(result: BenchResult): void {
   if (mode) {
     const knee = kneeSeries(mode);
     if (knee.concurrency.length > 0) {
+      const [p50, p99, tps] = seriesStyles(3, palette) as [SeriesStyle, SeriesStyle, SeriesStyle];
       plot(
         'knee',
         {
@@ -415,9 +419,10 @@ function drawCharts(result: BenchResult): void {
           axes: [axis('concurrency'), axis('TTFT (ms)'), { ...axis('output tok/s', 'tps'), side: 1 }],
           series: [
             {},
-            { label: 'TTFT p50', stroke: palette[0] },
-            { label: 'TTFT p99', stroke: palette[4], dash: [6, 4] },
-            { label: 'tok/s', stroke: palette[2], scale: 'tps' },
+            { label: 'TTFT p50 (ms)', ...p50, width: 2 },
+            { label: 'TTFT p99 (ms)', ...p99, width: 2 },
+            // On its own axis it can cross the TTFT lines: points as well as its own colour and dash.
+            { label: 'output tok/s (right axis)', ...tps, width: 2, scale: 'tps', points: { show: true, size: 6 } },
           ],
         },
         [knee.concurrency, knee.ttftP50, knee.ttftP99, knee.tokensPerSecond],
@@ -434,7 +439,7 @@ function drawCharts(result: BenchResult): void {
             height: 260,
             scales: { x: { time: false } },
             axes: [axis('output token'), axis('mean ITL (ms)')],
-            series: [{}, { label: `${mode.cache} ${level.label}`, stroke: palette[3] }],
+            series: [{}, { label: `${mode.cache} ${level.label}`, ...seriesStyles(1, palette)[0]!, width: 2 }],
           },
           [itl.position, itl.meanMs],
         );
@@ -442,7 +447,8 @@ function drawCharts(result: BenchResult): void {
   }
 }
 
-function plot(id: string, options: Omit<uPlot.Options, 'title'>, data: uPlot.AlignedData): void {
+/** Legends list the series only: a live legend shows "Value: --" until the pointer is over the chart. */
+function plot(id: string, options: Omit<uPlot.Options, 'title' | 'legend'>, data: uPlot.AlignedData): void {
   const target = document.getElementById(id);
-  if (target) charts.push(new uPlot(options as uPlot.Options, data, target));
+  if (target) charts.push(new uPlot({ ...options, legend: { live: false } } as uPlot.Options, data, target));
 }

@@ -133,6 +133,13 @@ describe('benchmark this prompt', () => {
       usageCard.texts[0]?.startsWith(`endpoint billed ${result.usage.billed}, local ${result.usage.local}`),
       `usage card: ${usageCard.texts[0]}`,
     );
+    // Legends name each series (4 CDF curves: cold/warm × c=1/c=2) and show no empty "Value: --".
+    const legends = await queryWebviews('bench-legends', '.u-legend .u-series');
+    assert.ok(legends.texts.length >= 4 + 3 + 1, `legend entries: ${JSON.stringify(legends.texts)}`);
+    assert.ok(
+      legends.texts.every((t) => t.trim() !== '' && !t.includes('--') && !/^Value/.test(t.trim())),
+      `legend entries: ${JSON.stringify(legends.texts)}`,
+    );
     await screenshot('benchmark-results');
   });
 
