@@ -96,6 +96,7 @@ async function runSession({ name, workspace, trusted, suites }) {
  * NAME.button.json {selector: label} → NAME.result.json {clicked}: clicks a workbench button (a dialog's);
  * NAME.workbench.json {selector} → NAME.result.json {elements: [{text, attributes}]}: the rendered text
  * (innerText) and attributes of every element matching the selector in the workbench page itself (not webviews).
+ * NAME.measure.json and NAME.viewport.json: see HANDLERS.
  */
 async function serveRequests(page) {
   if (!existsSync(SCREENSHOTS)) return;
@@ -146,6 +147,38 @@ const HANDLERS = {
       }
     }
     return result;
+  },
+  // NAME.measure.json {selector} → {frames, viewport, boxes}: where the matches are laid out, and the width and
+  // height of the webview's own window (the editor group it fills).
+  async measure(page, selector) {
+    const result = { frames: 0, viewport: undefined, boxes: [] };
+    for (const frame of page.frames().filter(isWebviewFrame)) {
+      try {
+        const found = await frame.evaluate(
+          (sel) => ({
+            viewport: { width: window.innerWidth, height: window.innerHeight },
+            boxes: [...document.querySelectorAll(sel)].map((e) => {
+              const r = e.getBoundingClientRect();
+              return { x: r.x, y: r.y, width: r.width, height: r.height, text: e.textContent ?? '' };
+            }),
+          }),
+          selector,
+        );
+        if (found.boxes.length === 0) continue;
+        result.frames++;
+        result.viewport = found.viewport;
+        result.boxes.push(...found.boxes);
+      } catch {
+        /* a frame navigating away */
+      }
+    }
+    return result;
+  },
+  // NAME.viewport.json {selector: 'WIDTHxHEIGHT'} → {width, height}: resizes the browser window's page.
+  async viewport(page, size) {
+    const [width, height] = String(size).split('x').map(Number);
+    await page.setViewportSize({ width, height });
+    return { width, height };
   },
   async click(page, selector) {
     for (const frame of page.frames().filter(isWebviewFrame)) {

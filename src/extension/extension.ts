@@ -12,6 +12,7 @@ import { ComparePanel } from './commands/compare';
 import { openExamplePrompt } from './commands/example';
 import { showWorkspaceReport } from './commands/report';
 import { registerTargetCommands, targetPicker, type EffectivePrimary } from './commands/targets';
+import { TargetSwitcher } from './commands/switchTarget';
 import { isPromptDocument, promptSelector } from './promptDocuments';
 import { CheapestLine } from './surfaces/cheapest';
 import { PromptCodeActions, registerFindingCommands } from './surfaces/codeActions';
@@ -37,6 +38,8 @@ export interface PromptLensApi {
   analysis(document: vscode.TextDocument): Promise<DocumentAnalysis | undefined>;
   resultsState(): ResultsViewState | undefined;
   compareState(): CompareViewState | undefined;
+  /** What the last "Use" (Compare) or Select Target… said had changed for the prompt in view. */
+  lastTargetChange(): string | undefined;
   /** Where benchmark history and other per-workspace data are kept. */
   historyRoot(): string;
   /** The output channel's last lines. */
@@ -70,7 +73,8 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
   const decorations = new PrefixDecorations();
   const codeLens = new PromptCodeLensProvider(analyzer);
   const cheapest = new CheapestLine(analyzer);
-  const compare = new ComparePanel(context.extensionUri, analyzer);
+  const switcher = new TargetSwitcher(tables, analyzer);
+  const compare = new ComparePanel(context.extensionUri, analyzer, (id, uri) => switcher.use(id, uri));
   const bench = registerBenchmark(context, tables, calibrations, analyzer, () => analyzer.invalidate());
   stopRuns = bench.stopRuns;
   // Providers follow promptLens.include: re-registered with the new selector when it changes.
@@ -100,7 +104,7 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
     cheapest,
     new EditorSurfaces(analyzer, statusBar, diagnostics, decorations, codeLens, cheapest),
     ...bench.disposables,
-    ...registerTargetCommands(tables, activePrimary),
+    ...registerTargetCommands(tables, activePrimary, (id) => switcher.use(id)),
     ...registerFindingCommands(),
     ...registerAgentTools(analyzer),
     { dispose: () => providers.dispose() },
@@ -147,6 +151,7 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
     analysis: (document) => analyzer.analyze(document),
     resultsState: () => bench.panel.state,
     compareState: () => compare.state,
+    lastTargetChange: () => switcher.lastMessage,
     historyRoot: () => bench.storage,
     logLines: () => log.recent(),
   };

@@ -44,3 +44,17 @@ export function receive<State, Delta>(
   if (!held || message.seq !== held.seq + 1) return 'resync';
   return { seq: message.seq, state: apply(held.state, message.delta) };
 }
+
+/**
+ * What VS Code keeps for a webview (its getState/setState, and what a panel serializer is given after
+ * a reload): the extension's last state and the view's own choices (e.g. Compare's shown columns).
+ */
+export interface SavedView<State, View = never> {
+  state?: State;
+  view?: View;
+}
+
+/** The extension's state inside what a panel serializer is given (unknown: it comes from the webview). */
+export function savedState(saved: unknown): unknown {
+  return typeof saved === 'object' && saved !== null ? (saved as SavedView<unknown>).state : undefined;
+}

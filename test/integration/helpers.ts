@@ -73,7 +73,7 @@ export interface WebviewQueryResult {
 /** Sends a request to the harness (outside the extension host) and waits for its answer. */
 async function askHarness<T>(
   name: string,
-  kind: 'query' | 'click' | 'button' | 'workbench',
+  kind: 'query' | 'click' | 'button' | 'workbench' | 'measure' | 'viewport',
   selector: string,
 ): Promise<T> {
   const dir = process.env.PROMPT_LENS_SCREENSHOT_DIR;
@@ -90,6 +90,23 @@ async function askHarness<T>(
 /** Reads the real DOM of the open webviews in Chromium, through the harness. */
 export function queryWebviews(name: string, selector: string): Promise<WebviewQueryResult> {
   return askHarness<WebviewQueryResult>(name, 'query', selector);
+}
+
+export interface WebviewLayout {
+  frames: number;
+  /** The inner size of the webview that holds the matches: the editor group it fills. */
+  viewport?: { width: number; height: number };
+  boxes: { x: number; y: number; width: number; height: number; text: string }[];
+}
+
+/** Where the elements matching the selector are laid out in the webviews (real Chromium layout). */
+export function measureWebviews(name: string, selector: string): Promise<WebviewLayout> {
+  return askHarness<WebviewLayout>(name, 'measure', selector);
+}
+
+/** Resizes the browser window the workbench runs in (the harness starts at 1600×1000). */
+export async function setWindowSize(width: number, height: number): Promise<void> {
+  await askHarness(`viewport-${width}x${height}`, 'viewport', `${width}x${height}`);
 }
 
 /** Clicks the first element matching the selector in the webviews, with Chromium's real mouse. */

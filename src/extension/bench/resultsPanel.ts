@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { showWarning } from '../notify';
 import { benchResultCsv } from '../../core/bench/export';
 import { diffResultsState, type ResultsDelta } from '../../webview/results/delta';
+import { savedState } from '../../webview/protocol';
 import type { ResultsViewState } from '../../webview/results/state';
 import { PanelHost, type PanelSpec } from '../webview/panelHost';
 
@@ -20,8 +21,9 @@ export class ResultsPanel implements vscode.Disposable {
   constructor(private readonly extensionUri: vscode.Uri) {
     this.disposables.push(
       vscode.window.registerWebviewPanelSerializer(SPEC().viewType, {
-        deserializeWebviewPanel: async (panel, state: unknown) => {
+        deserializeWebviewPanel: async (panel, saved: unknown) => {
           this.adopt(new PanelHost(panel, extensionUri, SPEC(), diffResultsState));
+          const state = savedState(saved);
           // A run that was in flight when the window closed is over (and saved as partial).
           if (isViewState(state))
             this.host?.setState(state.running ? { ...state, running: false, progress: undefined } : state);

@@ -15,10 +15,13 @@ const SPEC = (): PanelSpec => ({
 /** "Compare Targets": every reasonable target for the active prompt, in a sortable table. */
 export class ComparePanel implements vscode.Disposable {
   private host: PanelHost<CompareViewState> | undefined;
+  /** The prompt the view compares targets for. */
+  private uri: vscode.Uri | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly analyzer: PromptAnalyzer,
+    private readonly useTarget: (id: unknown, uri: vscode.Uri | undefined) => Promise<unknown>,
   ) {}
 
   get state(): CompareViewState | undefined {
@@ -50,11 +53,12 @@ export class ComparePanel implements vscode.Disposable {
       host.onMessage((message) => {
         // Only the view's own action; a webview's messages are untrusted input.
         if (message.type === 'command' && message.command === 'promptLens.setPrimaryTarget')
-          void vscode.commands.executeCommand(message.command, message.args?.[0]);
+          void this.useTarget(message.args?.[0], this.uri);
       });
       host.onDidDispose(() => (this.host = undefined));
       this.host = host;
     } else this.host.panel.reveal(undefined, true);
+    this.uri = document.uri;
     this.host.setState(state);
     return state;
   }

@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
-import { showError, showInfo } from '../notify';
+import { showError } from '../notify';
 import {
   assumptionLabel,
   formatTargetId,
   memoryFit,
   parseTargetId,
   resolveTarget,
-  targetLabel,
   TargetError,
   type ResolvedTarget,
   type Tables,
@@ -167,6 +166,7 @@ function resolvable(id: string, tables: Tables, assume: TargetAssumptions): Reso
 export function registerTargetCommands(
   tables: ExtensionTables,
   activePrimary: () => Promise<EffectivePrimary | undefined>,
+  use: (id: string) => Promise<unknown>,
 ): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('promptLens.selectTarget', async () => {
@@ -174,15 +174,7 @@ export function registerTargetCommands(
       const { targets: current, engine, scope } = readSettings().settings;
       const { placeHolder, items } = targetPicker(t, current, await activePrimary(), { engine, scope });
       const pick = await vscode.window.showQuickPick(items, { placeHolder, matchOnDetail: true });
-      if (pick?.id) {
-        await setPrimaryTarget(tables, pick.id);
-        void showInfo(
-          vscode.l10n.t(
-            'Prompt Latency Lens: primary target is now {0}.',
-            targetLabel(resolveTarget(parseTargetId(pick.id), t, { engine, scope })),
-          ),
-        );
-      }
+      if (pick?.id) await use(pick.id);
     }),
     vscode.commands.registerCommand('promptLens.setPrimaryTarget', (id: unknown) => setPrimaryTarget(tables, id)),
   ];

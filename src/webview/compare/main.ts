@@ -3,15 +3,19 @@
 import '../common/view.css';
 import './compare.css';
 // The columns module only, so the bundle does not pull in the estimation engine and its tables.
-import { columnsFor } from '../../core/compare/columns';
+import { COLUMNS, columnsFor, type Column, type ColumnKey } from '../../core/compare/columns';
 import type { CompareRow } from '../../core/compare/types';
 import { connect } from '../common/host';
 import { h, replaceChildren } from '../common/dom';
 import {
   ariaSort,
+  DEFAULT_COLUMNS,
   DEFAULT_FILTER,
   DEFAULT_SORT,
   nextSort,
+  shortVerdict,
+  shownColumns,
+  toggleColumn,
   visibleRows,
   type FilterState,
   type KindFilter,
@@ -25,8 +29,15 @@ const app = document.getElementById('app') as HTMLElement;
 let sort: SortState = DEFAULT_SORT;
 let filter: FilterState = DEFAULT_FILTER;
 let current: CompareViewState | undefined;
+/** Rows whose notes line is open, by target. */
+const expanded = new Set<string>();
 const tableHost = h('div', { class: 'table-host' });
-const host = connect<CompareViewState>(render);
+/** The view's own choice: which columns it shows (kept across hide and reload by VS Code's webview state). */
+interface CompareView {
+  columns: ColumnKey[];
+}
+const host = connect<CompareViewState, never, CompareView>(render);
+const chosenColumns = (): readonly ColumnKey[] => host.view()?.columns ?? DEFAULT_COLUMNS;
 
 function render(state: CompareViewState): void {
   current = state;
@@ -102,6 +113,41 @@ function controls(): HTMLElement {
         ...kinds.map(([value, label]) => h('option', { value, selected: filter.kind === value }, label)),
       ),
     ),
+    columnPicker(),
+  );
+}
+
+/** A checkbox per optional column; the choice is saved with the view. */
+function columnPicker(): HTMLElement {
+  const optional = COLUMNS.filter((c) => c.key !== 'target');
+  const chosen = chosenColumns();
+  return h(
+    'details',
+    { class: 'columns', 'data-test': 'columns' },
+    h('summary', {}, `Columns (${optional.filter((c) => chosen.includes(c.key)).length} of ${optional.length})`),
+    h(
+      'div',
+      { class: 'column-list' },
+      ...optional.map((c) =>
+        h(
+          'label',
+          {},
+          h('input', {
+            type: 'checkbox',
+            checked: chosen.includes(c.key),
+            'data-column': c.key,
+            onchange: () => {
+              host.saveView({ columns: toggleColumn(chosenColumns(), c.key) });
+              const summary = document.querySelector('[data-test=columns] summary');
+              const count = COLUMNS.filter((o) => o.key !== 'target' && chosenColumns().includes(o.key)).length;
+              if (summary) summary.textContent = `Columns (${count} of ${optional.length})`;
+              renderTable();
+            },
+          }),
+          ` ${c.title}${c.warmOnly ? ' (with a cached prefix)' : ''}`,
+        ),
+      ),
+    ),
   );
 }
 
@@ -113,7 +159,7 @@ function update(change: Partial<FilterState>): void {
 function renderTable(focusKey?: SortKey): void {
   if (!current) return;
   const state = current;
-  const columns = columnsFor(state.rows);
+  const columns = shownColumns(columnsFor(state.rows), chosenColumns());
   const rows = visibleRows(state.rows, filter, sort);
   const header = columns.map((c) =>
     h(
@@ -135,7 +181,7 @@ function renderTable(focusKey?: SortKey): void {
       h(
         'caption',
         { class: 'muted' },
-        `${rows.length} shown · sorted by ${sort.key === 'rank' ? 'rank (meets SLO, then cost)' : `${columns.find((c) => c.key === sort.key)?.title ?? sort.key} (${sort.direction === 'asc' ? 'ascending' : 'descending'})`}`,
+        `${rows.length} shown · sorted by ${sort.key === 'rank' ? 'rank (meets SLO, then cost)' : `${COLUMNS.find((c) => c.key === sort.key)?.title ?? sort.key} (${sort.direction === 'asc' ? 'ascending' : 'descending'})`}`,
       ),
       h(
         'thead',
@@ -158,11 +204,16 @@ function renderTable(focusKey?: SortKey): void {
               sortMark('rank'),
             ),
           ),
-          ...header,
+          // Next to the rank, so no column choice or pane width can push it out of sight.
           h('th', { scope: 'col' }, h('span', { class: 'muted' }, 'Primary')),
+          ...header,
         ),
       ),
-      h('tbody', {}, ...rows.map((row) => rowElement(row, state.rows.indexOf(row) + 1, columns, state.primaryTarget))),
+      h(
+        'tbody',
+        {},
+        ...rows.flatMap((row) => rowElements(row, state.rows.indexOf(row) + 1, columns, state.primaryTarget)),
+      ),
     ),
     rows.length === 0 ? h('p', { class: 'muted', 'data-test': 'empty' }, 'No target matches the filters.') : null,
   );
@@ -178,14 +229,11 @@ function sortMark(key: SortKey): string {
   return sort.key !== key ? '' : sort.direction === 'asc' ? ' ▲' : ' ▼';
 }
 
-function rowElement(
-  row: CompareRow,
-  rank: number,
-  columns: ReturnType<typeof columnsFor>,
-  primary: string | undefined,
-): HTMLElement {
+/** A row, and its notes line below it when the reader opened it. */
+function rowElements(row: CompareRow, rank: number, columns: Column[], primary: string | undefined): HTMLElement[] {
   const isPrimary = row.target === primary;
-  return h(
+  const open = expanded.has(row.target);
+  const main = h(
     'tr',
     {
       class: `${row.meetsSlo ? 'ok' : 'fail'}${isPrimary ? ' primary' : ''}`,
@@ -194,36 +242,66 @@ function rowElement(
       'data-meets': String(row.meetsSlo),
     },
     h('td', { class: 'num muted' }, rank),
-    ...columns.map((c) =>
-      c.key === 'verdict'
-        ? h(
-            'td',
-            {
-              class: `verdict ${row.meetsSlo ? 'pass' : 'fail'}`,
-              'data-test': 'verdict',
-              title: row.notes.join('\n') || undefined,
-            },
-            c.format(row),
-            ...row.notes.map((n) => h('div', { class: 'note' }, n)),
-          )
-        : c.key === 'target'
-          ? h('td', { title: `latency: ${row.latencyBasis}` }, c.format(row))
-          : h('td', { class: c.numeric ? 'num' : undefined }, c.format(row)),
-    ),
     h(
       'td',
-      {},
+      { class: 'use' },
       isPrimary
-        ? h('span', { 'data-test': 'primary' }, '✓ Primary')
+        ? h('span', { 'data-test': 'primary', title: 'The primary target' }, '✓')
         : h(
             'button',
             {
               'data-test': 'use',
               'aria-label': `Use ${row.target} as the primary target`,
+              title: `Use ${row.target} as the primary target`,
               onclick: () => host.post({ type: 'command', command: 'promptLens.setPrimaryTarget', args: [row.target] }),
             },
             'Use',
           ),
     ),
+    ...columns.map((c) => cell(c, row, open)),
   );
+  if (!open || row.notes.length === 0) return [main];
+  return [
+    main,
+    h(
+      'tr',
+      { class: 'notes-row', 'data-test': 'notes-row' },
+      h('td', {}),
+      h('td', { colspan: columns.length + 1 }, h('ul', {}, ...row.notes.map((n) => h('li', {}, n)))),
+    ),
+  ];
+}
+
+function cell(c: Column, row: CompareRow, open: boolean): HTMLElement {
+  if (c.key === 'verdict')
+    return h(
+      'td',
+      {
+        class: `verdict ${row.meetsSlo ? 'pass' : 'fail'}`,
+        'data-test': 'verdict',
+        title: [row.verdict, ...row.notes].join('\n'),
+      },
+      shortVerdict(row),
+      row.notes.length > 0
+        ? h(
+            'button',
+            {
+              class: 'notes-toggle',
+              'data-test': 'notes-toggle',
+              'aria-expanded': String(open),
+              'aria-label': `${open ? 'Hide' : 'Show'} ${row.notes.length} note${row.notes.length === 1 ? '' : 's'}`,
+              title: row.notes.join('\n'),
+              onclick: () => {
+                if (open) expanded.delete(row.target);
+                else expanded.add(row.target);
+                renderTable();
+              },
+            },
+            `${open ? '▾' : '▸'} ${row.notes.length}`,
+          )
+        : null,
+    );
+  if (c.key === 'target')
+    return h('td', { class: 'target', title: `${row.target}\nlatency: ${row.latencyBasis}` }, c.format(row));
+  return h('td', { class: c.numeric ? 'num' : undefined }, c.format(row));
 }

@@ -1,6 +1,6 @@
 // Pure helpers of the Compare Targets view: columns, sorting and filtering (unit-tested in Node).
 import type { CompareRow } from '../../core/compare/types';
-import { COLUMNS, type ColumnKey } from '../../core/compare/columns';
+import { COLUMNS, type Column, type ColumnKey } from '../../core/compare/columns';
 
 /** `rank` is compareTargets' order; the others are table columns. */
 export type SortKey = 'rank' | ColumnKey;
@@ -61,4 +61,25 @@ export function visibleRows(rows: readonly CompareRow[], filter: FilterState, so
 export function ariaSort(sort: SortState, key: SortKey): 'ascending' | 'descending' | 'none' {
   if (sort.key !== key) return 'none';
   return sort.direction === 'asc' ? 'ascending' : 'descending';
+}
+
+/**
+ * Columns shown until the reader picks others: what decides a choice (first-token latency, cost, the verdict) fits a
+ * 700 px editor group; the rest are a click away.
+ */
+export const DEFAULT_COLUMNS: readonly ColumnKey[] = ['target', 'ttftP50', 'costPer1k', 'verdict'];
+
+/** The available columns the reader chose to see, in table order; the target column is always shown. */
+export function shownColumns(available: readonly Column[], chosen: readonly ColumnKey[]): Column[] {
+  return available.filter((c) => c.key === 'target' || chosen.includes(c.key));
+}
+
+export function toggleColumn(chosen: readonly ColumnKey[], key: ColumnKey): ColumnKey[] {
+  return chosen.includes(key) ? chosen.filter((k) => k !== key) : [...chosen, key];
+}
+
+/** The verdict in a few characters (the full one is the cell's tooltip): "✓ meets", "✗ TTFT + TPOT". */
+export function shortVerdict(row: CompareRow): string {
+  if (row.meetsSlo) return '✓ meets';
+  return `✗ ${row.failing.map((m) => m.toUpperCase()).join(' + ')}`;
 }

@@ -11,6 +11,7 @@ import {
   clickWebview,
   extensionApi,
   hoverTexts,
+  measureWebviews,
   openPrompt,
   queryWebviews,
   screenshot,
@@ -309,7 +310,7 @@ describe('editor surfaces', () => {
     }
   });
 
-  it('Compare Targets opens a table of targets; "Use" on a row makes it the primary target', async () => {
+  it('Compare Targets fits its editor group: Use in view, one-line rows, columns toggle and stay chosen', async () => {
     await cleanWorkbench();
     const editor = await openPrompt('support.prompt');
     const state = await vscode.commands.executeCommand<{ rows: { target: string; meetsSlo: boolean }[] }>(
@@ -338,24 +339,101 @@ describe('editor surfaces', () => {
       20_000,
     );
     assert.equal(rows.scripted, false);
+    // Beside the editor in the 1600 px window, the view gets a narrow group: every Use button inside it, rows one
+    // line high (notes are a tooltip or an opened line, not a taller row), the table no wider than the view.
+    const use = await measureWebviews('compare-use', '[data-test=compare-row] [data-test=use]');
+    const width = use.viewport?.width ?? 0;
+    assert.ok(width >= 450 && width <= 800, `the Compare group is ${width} px wide`);
+    assert.ok(use.boxes.length > 10, `${use.boxes.length} Use buttons`);
+    for (const box of use.boxes)
+      assert.ok(box.x >= 0 && box.x + box.width <= width, `Use at ${box.x}+${box.width} of ${width}`);
+    const heights = (await measureWebviews('compare-heights', '[data-test=compare-row]')).boxes.map((b) => b.height);
+    assert.ok(Math.max(...heights) <= 36, `row heights ${Math.min(...heights)}–${Math.max(...heights)} px`);
+    const table = await measureWebviews('compare-table', '[data-test=compare-table]');
+    const { x, width: tableWidth } = table.boxes[0]!;
+    assert.ok(x >= 0 && x + tableWidth <= width, `table at ${x}+${tableWidth} px in ${width} px`);
     await screenshot('compare');
-    const chosen = state.rows[0]!.target;
-    assert.ok(await clickWebview('compare-use', '[data-test=compare-row] [data-test=use]'));
-    const hover = await waitFor(
-      'hover on the chosen target',
+    // A column off by default, switched on; still on after the view is hidden (its page unloaded) and shown again.
+    const headers = async (name: string) => (await queryWebviews(name, '[data-test=compare-table] th')).texts;
+    assert.ok(!(await headers('compare-th-before')).some((t) => t.startsWith('TPOT')), 'TPOT is off by default');
+    assert.ok(await clickWebview('compare-columns', '[data-test=columns] summary'));
+    assert.ok(await clickWebview('compare-tpot', '[data-column=tpot]'));
+    await waitFor('the TPOT column', async () =>
+      (await headers('compare-th-on')).some((t) => t.startsWith('TPOT')) ? true : undefined,
+    );
+    await vscode.window.showTextDocument(editor.document, { viewColumn: vscode.ViewColumn.Two, preview: false });
+    await vscode.commands.executeCommand('promptLens.compareTargets', editor.document.uri);
+    await waitFor('the TPOT column after the view was hidden', async () =>
+      (await headers('compare-th-again')).some((t) => t.startsWith('TPOT')) ? true : undefined,
+    );
+  });
+
+  it('"Use" in Compare makes a row the primary target and says what changed: TTFT, cost, findings kept or removed', async () => {
+    await cleanWorkbench();
+    const editor = await openPrompt('findings/support-billing.prompt');
+    const api = await extensionApi();
+    const config = vscode.workspace.getConfiguration('promptLens');
+    const tables = loadTables().tables;
+    // Cross-file cache findings on the default primary (a vLLM deployment, 16-token blocks).
+    const before = await waitFor(
+      'the shared-prefix finding',
       async () => {
-        const h = await promptLensHover(editor.document.uri, new vscode.Position(1, 3));
-        return h.includes(`primary target \``) &&
-          vscode.workspace.getConfiguration('promptLens').get<string[]>('targets')?.[0] === chosen
-          ? h
-          : undefined;
+        const a = await api.analysis(editor.document);
+        return a?.findings.some((f) => f.code === 'prefix-cache') ? a : undefined;
       },
+      60_000,
+    );
+    const state = await vscode.commands.executeCommand<{ rows: { target: string; kind: string }[] }>(
+      'promptLens.compareTargets',
+      editor.document.uri,
+    );
+    const caching = (mode: (m: string, min: number) => boolean) =>
+      state!.rows.find((r) => {
+        const row = tables.providers.get(r.target);
+        return r.kind === 'provider' && row && mode(row.caching.mode, row.caching.minTokens);
+      })!.target;
+    const withCache = caching((m, min) => m !== 'none' && min <= 1024);
+    const withoutCache = caching((m) => m === 'none');
+    await waitFor(
+      'compare rows',
+      async () => ((await queryWebviews('use-rows', '[data-test=use]')).texts.length > 10 ? true : undefined),
       20_000,
     );
-    assert.ok(hover);
-    await vscode.workspace
-      .getConfiguration('promptLens')
-      .update('targets', undefined, vscode.ConfigurationTarget.Global);
+    try {
+      // A target with prompt caching: the cache findings still apply.
+      assert.ok(await clickWebview('use-cache', `[data-target="${withCache}"] [data-test=use]`));
+      const kept = await waitFor(
+        'what changed',
+        () => {
+          const m = api.lastTargetChange();
+          return m?.startsWith(`Primary target now ${withCache}`) ? m : undefined;
+        },
+        90_000,
+      );
+      const onCache = (await api.analysis(editor.document))!;
+      assert.equal(onCache.targets[0]!.id, withCache);
+      const ttft = (a: typeof before) => formatMs(a.targets[0]!.cold.ttftMs.p50);
+      assert.ok(kept.includes(`TTFT ${ttft(before)} → ${ttft(onCache)} cold`), kept);
+      assert.match(kept, /Findings kept: [^.]*prefix-cache/);
+      // A target without prompt caching: they go, and the message says why.
+      assert.ok(await clickWebview('use-nocache', `[data-target="${withoutCache}"] [data-test=use]`));
+      const removed = await waitFor(
+        'what changed again',
+        () => {
+          const m = api.lastTargetChange();
+          return m?.startsWith(`Primary target now ${withoutCache}`) ? m : undefined;
+        },
+        90_000,
+      );
+      assert.ok(removed.includes(`because ${withoutCache} has no prompt caching`), removed);
+      assert.match(removed, /Removed: [^.]*prefix-cache/);
+      const onNone = (await api.analysis(editor.document))!;
+      assert.ok(!onNone.findings.some((f) => f.code === 'prefix-cache'));
+      const settings = vscode.workspace.getConfiguration('promptLens'); // a fresh snapshot of the settings
+      assert.equal(settings.get<string[]>('targets')?.[0], withoutCache);
+    } finally {
+      await config.update('targets', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it("the front matter's workload profile (read by the analysis worker) sets what the estimates assume", async () => {

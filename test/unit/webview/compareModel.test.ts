@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import {
   ariaSort,
+  DEFAULT_COLUMNS,
   DEFAULT_FILTER,
   DEFAULT_SORT,
   filterRows,
   nextSort,
+  shortVerdict,
+  shownColumns,
   sortRows,
+  toggleColumn,
   visibleRows,
 } from '../../../src/webview/compare/model';
 import { columnsFor } from '../../../src/core/compare';
@@ -122,5 +126,21 @@ describe('Compare Targets view model', () => {
   it('shows the cold TTFT column only when a prefix is cached', () => {
     assert.ok(!columnsFor(rows).some((c) => c.key === 'coldTtftP99'));
     assert.ok(columnsFor([...rows, row({ target: 'x', cachedTokens: 100 })]).some((c) => c.key === 'coldTtftP99'));
+  });
+
+  it('shows few columns by default; a toggled column appears in table order, the target never goes', () => {
+    const keys = (chosen: readonly string[]) =>
+      shownColumns(columnsFor(rows), chosen as typeof DEFAULT_COLUMNS).map((c) => c.key);
+    assert.deepEqual(keys(DEFAULT_COLUMNS), ['target', 'ttftP50', 'costPer1k', 'verdict']);
+    const withTpot = toggleColumn(DEFAULT_COLUMNS, 'tpot');
+    assert.deepEqual(keys(withTpot), ['target', 'ttftP50', 'tpot', 'costPer1k', 'verdict']);
+    assert.deepEqual(toggleColumn(withTpot, 'tpot'), [...DEFAULT_COLUMNS]);
+    assert.deepEqual(keys(toggleColumn(DEFAULT_COLUMNS, 'target')), keys(DEFAULT_COLUMNS));
+  });
+
+  it('the verdict cell names only what fails; the full verdict is its tooltip', () => {
+    assert.equal(shortVerdict(rows[0]!), '✓ meets');
+    assert.equal(shortVerdict(rows[2]!), '✗ TTFT');
+    assert.equal(shortVerdict(row({ target: 'x', meetsSlo: false, failing: ['ttft', 'tpot'] })), '✗ TTFT + TPOT');
   });
 });
