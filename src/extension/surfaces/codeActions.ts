@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { formatOf } from '../../core/prompt/formats';
-import type { FindingCode, RelatedLocation } from '../../core/findings/types';
+import type { Finding, FindingCode, RelatedLocation } from '../../core/findings/types';
+import { formatCount } from '../../core/format';
+import { showInfo } from '../notify';
 import { DIAGNOSTIC_SOURCE, relatedLocation, type PromptDiagnostics } from './diagnostics';
 
 const SETTING_OF: Partial<Record<FindingCode, string>> = {
@@ -47,12 +49,12 @@ export class PromptCodeActions implements vscode.CodeActionProvider {
           ),
         );
       }
-      if (code === 'cache-breaker' && typeof finding?.data.moveToOffset === 'number') {
+      if (code === 'cache-breaker' && finding && typeof finding.data.moveToOffset === 'number') {
         actions.push(
           command(
             vscode.l10n.t('Show where the dynamic part could go (after the static text)'),
-            'promptLens.revealOffset',
-            [document.uri, finding.data.moveToOffset],
+            'promptLens.showBreakerMove',
+            [document.uri, breakerMove(document, finding)],
             diagnostic,
           ),
         );
@@ -75,6 +77,34 @@ export class PromptCodeActions implements vscode.CodeActionProvider {
     }
     return actions;
   }
+}
+
+/** What "Show where the dynamic part could go" highlights and says. */
+export interface BreakerMove {
+  /** The dynamic part (offsets). */
+  dynamic: { start: number; end: number };
+  /** The static text it holds out of the cache, which should come before it (offsets, whitespace trimmed). */
+  staticText: { start: number; end: number };
+  explanation: string;
+}
+
+function breakerMove(document: vscode.TextDocument, finding: Finding): BreakerMove {
+  const text = document.getText();
+  const moveTo = finding.data.moveToOffset as number;
+  let start = finding.range.end;
+  let end = Math.max(start, moveTo);
+  while (start < end && /\s/.test(text[start]!)) start++;
+  while (end > start && /\s/.test(text[end - 1]!)) end--;
+  const dynamic = text.slice(finding.range.start, finding.range.end);
+  const shown = dynamic.length > 40 ? `${dynamic.slice(0, 39)}…` : dynamic;
+  const n = (key: string) => formatCount(Number(finding.data[key] ?? 0));
+  return {
+    dynamic: { start: finding.range.start, end: finding.range.end },
+    staticText: { start, end },
+    explanation:
+      `“${shown}” changes per request, so the ${n('staticTokensAfter')} static tokens selected after it are never a cache hit. ` +
+      `Put it${Number(finding.data.dynamicBefore ?? 0) > 0 ? ` and the ${n('dynamicBefore')} dynamic part(s) before it` : ''} after them (where the selection ends): ${n('cacheableIfMoved')} tokens cacheable instead of ${n('cacheableNow')}.`,
+  };
 }
 
 function command(title: string, id: string, args: unknown[], diagnostic: vscode.Diagnostic): vscode.CodeAction {
@@ -105,6 +135,7 @@ export function pragmaEdit(
 }
 
 export function registerFindingCommands(): vscode.Disposable[] {
+  const marks = new BreakerMarks();
   return [
     vscode.commands.registerCommand('promptLens.showRelatedFiles', async (related: RelatedLocation[]) => {
       const pick = await vscode.window.showQuickPick(
@@ -117,10 +148,71 @@ export function registerFindingCommands(): vscode.Disposable[] {
         selection: new vscode.Range(located.range.start, located.range.start),
       });
     }),
-    vscode.commands.registerCommand('promptLens.revealOffset', async (uri: vscode.Uri, offset: number) => {
-      const document = await vscode.workspace.openTextDocument(uri);
-      const position = document.positionAt(offset);
-      await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position) });
+    vscode.commands.registerCommand('promptLens.showBreakerMove', (uri: vscode.Uri, move: BreakerMove) =>
+      marks.show(uri, move),
+    ),
+    marks,
+  ];
+}
+
+/**
+ * The breaker quick fix's marks: the static text selected, the dynamic part outlined, an inline pointer where it
+ * could go, each with the explanation as hover text; gone at the next edit or when another editor is shown.
+ */
+class BreakerMarks implements vscode.Disposable {
+  private readonly dynamic = vscode.window.createTextEditorDecorationType({
+    border: '1px dashed',
+    borderColor: new vscode.ThemeColor('editorWarning.foreground'),
+  });
+  private readonly target = vscode.window.createTextEditorDecorationType({
+    after: { color: new vscode.ThemeColor('editorWarning.foreground'), margin: '0 0 0 1em', fontStyle: 'italic' },
+  });
+  private shownIn: vscode.TextEditor | undefined;
+  private readonly listeners = [
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document === this.shownIn?.document && e.contentChanges.length > 0) this.clear();
+    }),
+    vscode.window.onDidChangeActiveTextEditor((e) => {
+      if (e !== this.shownIn) this.clear();
     }),
   ];
+
+  async show(uri: vscode.Uri, move: BreakerMove): Promise<void> {
+    const document = await vscode.workspace.openTextDocument(uri);
+    const at = (offset: number) => document.positionAt(offset);
+    const hasStatic = move.staticText.end > move.staticText.start;
+    const selected = hasStatic
+      ? new vscode.Selection(at(move.staticText.start), at(move.staticText.end))
+      : new vscode.Selection(at(move.dynamic.start), at(move.dynamic.end));
+    const editor = await vscode.window.showTextDocument(document, { selection: selected });
+    editor.revealRange(selected, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    this.clear();
+    this.shownIn = editor;
+    const hoverMessage = new vscode.MarkdownString().appendText(move.explanation);
+    editor.setDecorations(this.dynamic, [
+      { range: new vscode.Range(at(move.dynamic.start), at(move.dynamic.end)), hoverMessage },
+    ]);
+    if (hasStatic)
+      editor.setDecorations(this.target, [
+        {
+          range: new vscode.Range(selected.end, selected.end),
+          hoverMessage,
+          renderOptions: { after: { contentText: '◀ the dynamic part could go here' } },
+        },
+      ]);
+    void showInfo(`Prompt Latency Lens: ${move.explanation}`);
+  }
+
+  private clear(): void {
+    this.shownIn?.setDecorations(this.dynamic, []);
+    this.shownIn?.setDecorations(this.target, []);
+    this.shownIn = undefined;
+  }
+
+  dispose(): void {
+    this.clear();
+    this.dynamic.dispose();
+    this.target.dispose();
+    for (const l of this.listeners) l.dispose();
+  }
 }

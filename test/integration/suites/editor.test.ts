@@ -186,10 +186,24 @@ describe('editor surfaces', () => {
     );
     const titles = actions.map((a) => a.title);
     assert.ok(titles.includes('Open setting promptLens.findings.disabled'), titles.join('; '));
-    assert.ok(
-      titles.some((t) => t.startsWith('Show where the dynamic part could go')),
-      titles.join('; '),
+    const show = actions.find((a) => a.title.startsWith('Show where the dynamic part could go'));
+    assert.ok(show?.command, titles.join('; '));
+    // It selects the static text the dynamic part holds out of the cache: from after it to the next dynamic part
+    // (here none: the end of the prompt), and says why.
+    await vscode.commands.executeCommand(show.command.command, ...(show.command.arguments ?? []));
+    const text = editor.document.getText();
+    const after = editor.document.offsetAt(breaker!.range.end);
+    const next = text.indexOf('{{', after);
+    const start = after + (text.slice(after).length - text.slice(after).trimStart().length);
+    const end = (next < 0 ? text : text.slice(0, next)).trimEnd().length;
+    const selection = vscode.window.activeTextEditor?.selection;
+    assert.ok(selection && !selection.isEmpty, 'a non-empty selection');
+    assert.deepEqual(
+      [editor.document.offsetAt(selection.start), editor.document.offsetAt(selection.end)],
+      [start, end],
+      `selected ${JSON.stringify(editor.document.getText(selection).slice(0, 80))}`,
     );
+    await screenshot('breaker-move');
     await vscode.commands.executeCommand('workbench.actions.view.problems');
     await new Promise((r) => setTimeout(r, 800));
     await screenshot('diagnostics');
