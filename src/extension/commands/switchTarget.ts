@@ -46,7 +46,7 @@ export class TargetSwitcher {
         { target: primary, findings: after.findings, cacheRule: cacheRuleOf(target) },
       ).text;
     this.lastMessage = text;
-    void showInfo(`Prompt Latency Lens: ${text}`);
+    void showInfo(vscode.l10n.t('Prompt Latency Lens: {0}', text));
     return set;
   }
 

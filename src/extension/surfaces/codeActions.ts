@@ -200,7 +200,7 @@ class BreakerMarks implements vscode.Disposable {
           renderOptions: { after: { contentText: '◀ the dynamic part could go here' } },
         },
       ]);
-    void showInfo(`Prompt Latency Lens: ${move.explanation}`);
+    void showInfo(vscode.l10n.t('Prompt Latency Lens: {0}', move.explanation));
   }
 
   private clear(): void {
