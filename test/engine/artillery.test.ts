@@ -7,9 +7,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchResult, LevelResult } from '../../src/core/bench/result';
+import { percentile } from '../../src/core/bench/stats';
 import { linearLatencyModel } from '../../src/core/sim/latencyModel';
 import { startSimulator, type RunningSimulator } from '../../src/core/sim/server';
-import { artillery, cli, recordingProxy, withoutNonce } from './artilleryHarness';
+import { artillery, cli, recordingProxy, withoutNonce, type Seen } from './artilleryHarness';
 import { sharedEngine } from './shared';
 
 // Long enough that a cold prefill dwarfs the timer noise of a loaded machine (~0.9 s on the
@@ -31,6 +32,7 @@ async function replayAndCompare(
   baseUrl: string,
   runOptions: string[],
   metrics: (cache: string) => Metric[],
+  { perEngineSpeed = false, floorMs = 0 } = {},
 ): Promise<BenchResult> {
   const options = [...runOptions, ...LOOSE_SLO];
   const dir = await mkdtemp(join(tmpdir(), 'prompt-lens-artillery-'));
@@ -87,6 +89,7 @@ async function replayAndCompare(
     assert.equal(report.aggregate.counters['vusers.completed'], 1);
 
     const rows: string[] = [];
+    const outside: string[] = [];
     for (const mode of reference.modes) {
       for (const level of mode.levels) {
         const other = result.modes.find((m) => m.cache === mode.cache)?.levels.find((l) => l.label === level.label);
@@ -99,14 +102,26 @@ async function replayAndCompare(
         for (const metric of metrics(mode.cache)) {
           const a = level.summary[metric]!.p50;
           const b = other.summary[metric]!.p50;
+          // The engine's own difference between the two runs, timed at the proxy, taken out: what is left
+          // is the difference between the two clients' measurements.
+          const engineShift = perEngineSpeed
+            ? engineSide(artilleryProxy, mode.cache, metric, level.summary.requests, true) -
+              engineSide(builtInProxy, mode.cache, metric, level.summary.requests, false)
+            : 0;
+          const expected = a + engineShift;
           rows.push(
-            `${mode.cache} ${level.label} ${metric} p50: built-in ${a.toFixed(1)}, Artillery ${b.toFixed(1)} (${pct(b, a)})`,
+            `${mode.cache} ${level.label} ${metric} p50: built-in ${a.toFixed(1)}, Artillery ${b.toFixed(1)} (${pct(b, a)})` +
+              (perEngineSpeed
+                ? `; engine ${engineShift >= 0 ? '+' : ''}${engineShift.toFixed(1)} ms in the Artillery run → ${pct(b, expected)}`
+                : ''),
           );
-          assert.ok(Math.abs(b - a) <= 0.1 * a, `${mode.cache} ${level.label} ${metric} median: ${b} vs ${a}`);
+          if (Math.abs(b - expected) > Math.max(0.1 * expected, floorMs))
+            outside.push(`${mode.cache} ${level.label} ${metric} median: ${b} vs ${a} (engine ${engineShift} ms)`);
         }
       }
     }
     process.stderr.write(`      ${rows.join('\n      ')}\n      artillery run took ${(ran.ms / 1000).toFixed(1)} s\n`);
+    assert.deepEqual(outside, [], 'medians within 10 %');
     return result;
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -162,13 +177,18 @@ describe('Artillery export', () => {
         '--cache',
         'both',
         '--max-tokens',
-        '8',
+        '32',
       ];
-      // Same requests, counts and SLO share, and really warm; medians are not compared here. On an idle 2-core
-      // machine Artillery's own processes share the CPU with the one-thread engine: its cold TTFT median was
-      // 1,568 ms against the built-in client's 1,002 ms (under load, in a separate run, within 4 %), so a 10 %
-      // bound says more about the scheduler than about the export. The simulator case holds the medians to 10 %.
-      const result = await replayAndCompare(engine.baseUrl, options, () => []);
+      // Medians within 10 % once the engine's own difference between the two runs is taken out: the
+      // one-thread engine shares 2 cores with whichever client runs, so its speed moves between the two
+      // runs (at load ~12: cold TTFT medians 1,763 ms built-in, 2,322 ms through Artillery, the engine itself
+      // 746 ms slower in the Artillery run as the proxy saw it: −7.4 % once that is taken out);
+      // the proxy times every request from the engine's side and the check holds what remains, the two
+      // clients' measurements. The floor: a warm TTFT median is 8–13 ms here, and differs by up to 1.9 ms.
+      const result = await replayAndCompare(engine.baseUrl, options, () => ['ttftMs', 'tpotMs', 'e2eMs'], {
+        perEngineSpeed: true,
+        floorMs: 3,
+      });
       const speedups = result.cacheSpeedup ?? [];
       assert.equal(speedups.length, 1);
       for (const s of speedups)
@@ -176,6 +196,37 @@ describe('Artillery export', () => {
     });
   });
 });
+
+/**
+ * The engine side of a metric, from the proxy's own clock: over the run's last `count` POSTs of one cache
+ * mode (cold = nonce-busted bodies; the measured requests come after the warm-ups and the priming), the
+ * median of TTFT, E2E or TPOT as the client defines them. `lower`: the median as Artillery's histograms
+ * report it for an even count (the lower middle value); otherwise interpolated, as the built-in client's.
+ */
+function engineSide(
+  proxy: { seen: Seen[]; bodies: string[] },
+  cache: string,
+  metric: Metric,
+  count: number,
+  lower: boolean,
+): number {
+  const values = proxy.seen
+    .filter((_, i) => (withoutNonce(proxy.bodies[i]!) !== proxy.bodies[i]) === (cache === 'cold'))
+    .slice(-count)
+    .map((s) =>
+      metric === 'ttftMs'
+        ? s.ttftMs
+        : metric === 'e2eMs'
+          ? s.e2eMs
+          : s.contentFrames! > 1
+            ? (s.e2eMs! - s.ttftMs!) / (s.contentFrames! - 1)
+            : undefined,
+    )
+    .filter((v): v is number => v !== undefined && Number.isFinite(v))
+    .sort((x, y) => x - y);
+  assert.equal(values.length, count, `the proxy saw ${count} ${cache} requests complete`);
+  return lower ? values[Math.floor((values.length - 1) / 2)]! : percentile(values, 50);
+}
 
 function levels(result: BenchResult): LevelResult[] {
   return result.modes.flatMap((m) => m.levels);

@@ -34,22 +34,55 @@ export const cli = (args: string[], cwd: string) => run(process.execPath, [CLI, 
 export const artillery = (args: string[], cwd: string) =>
   run(process.execPath, [ARTILLERY, ...args], cwd, { ARTILLERY_DISABLE_TELEMETRY: 'true' });
 
+/** One proxied POST: its first non-empty content delta and its end (ms from forwarding it), its content frames. */
+export interface Seen {
+  startMs: number;
+  ttftMs?: number;
+  contentFrames?: number;
+  e2eMs?: number;
+}
+
+const CONTENT = /"(?:content|text)":"[^"]/;
+
 /** Forwards to `target` (http://host:port) and keeps every request body, in arrival order. */
-export async function recordingProxy(
-  target: string,
-): Promise<{ url: string; bodies: string[]; close(): Promise<void> }> {
+export async function recordingProxy(target: string): Promise<{
+  url: string;
+  bodies: string[];
+  /** What the proxy itself saw of each POST, in arrival order (parallel to `bodies`). */
+  seen: Seen[];
+  close(): Promise<void>;
+}> {
   const upstream = new URL(target);
   const bodies: string[] = [];
+  const seen: Seen[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      if (req.method === 'POST') bodies.push(body.toString('utf8'));
+      const startMs = performance.now();
+      const record: Seen = { startMs };
+      if (req.method === 'POST') {
+        bodies.push(body.toString('utf8'));
+        seen.push(record);
+      }
       const forward = request(
         { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
         (reply) => {
           res.writeHead(reply.statusCode ?? 502, reply.headers);
+          let pending = '';
+          reply.on('data', (c: Buffer) => {
+            // Non-empty content deltas, as the client defines them, seen from the engine's side: the first
+            // one is TTFT; each whole SSE frame with content is one token.
+            const frames = (pending + c.toString('utf8')).split(/\r?\n\r?\n/);
+            pending = frames.pop()!;
+            for (const frame of frames) {
+              if (!CONTENT.test(frame)) continue;
+              record.ttftMs ??= performance.now() - startMs;
+              record.contentFrames = (record.contentFrames ?? 0) + 1;
+            }
+          });
+          reply.on('end', () => (record.e2eMs = performance.now() - startMs));
           reply.pipe(res);
         },
       );
@@ -63,6 +96,7 @@ export async function recordingProxy(
   return {
     url: `http://127.0.0.1:${port}`,
     bodies,
+    seen,
     close: () =>
       new Promise<void>((done) => {
         server.closeAllConnections();
