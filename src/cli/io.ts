@@ -18,6 +18,11 @@ export interface CliIo {
   writeFile(path: string, text: string): Promise<void>;
   env: Record<string, string | undefined>;
   cwd: string;
+  /**
+   * Monotonic milliseconds that calibration timings are read on (performance.now by default); tests give
+   * the clock of a simulator on virtual time, so what they measure is exact under any load.
+   */
+  now?: () => number;
 }
 
 /**

@@ -100,6 +100,7 @@ export async function calibrateCommand(args: string[], io: CliIo): Promise<numbe
       countLocal: (messages) => messageTokenCounter(messages)(localTokenizer, localModel),
       countTokens: (t) => output.count(t),
       signal: stop.signal,
+      ...(io.now ? { now: io.now } : {}),
       onProgress: (p) => {
         const t = performance.now();
         if (p.done < p.total && t - last < 500) return;

@@ -26,6 +26,8 @@ export interface CalibrationRun {
   signal?: AbortSignal;
   onProgress?: (progress: { done: number; total: number; lastTtftMs?: number }) => void;
   fetch?: FetchLike;
+  /** The clock requests are timed on (performance.now by default). */
+  now?: () => number;
 }
 
 export interface CalibrationMeasurement {
@@ -64,6 +66,7 @@ export async function measureCalibration(run: CalibrationRun): Promise<Calibrati
       countTokens: run.countTokens,
       ...(run.signal ? { signal: run.signal } : {}),
       ...(run.fetch ? { fetch: run.fetch } : {}),
+      ...(run.now ? { now: run.now } : {}),
     });
     return result.modes[0]?.levels[0]?.requests[0];
   };

@@ -230,9 +230,13 @@ async function decode(call: SimCall, created: number, config: SimConfig, state: 
   const { request, chat, res } = call;
   const { clock } = config;
   state.decoding++;
+  // The role chunk goes out in one write with the first token: both are ready at the same moment, and a
+  // client reading the stream on a virtual clock reads them as one arrival.
+  let role =
+    request.stream && chat
+      ? chunk(call, created, config, { delta: { role: 'assistant', content: '' }, finish_reason: null })
+      : '';
   try {
-    if (request.stream && chat)
-      res.write(chunk(call, created, config, { delta: { role: 'assistant', content: '' }, finish_reason: null }));
     let due = clock.now();
     for (let k = 0; k < call.outputTokens && !call.closed; k++) {
       if (k > 0) {
@@ -243,13 +247,15 @@ async function decode(call: SimCall, created: number, config: SimConfig, state: 
       }
       if (request.stream && !call.closed)
         res.write(
-          chunk(
-            call,
-            created,
-            config,
-            chat ? { delta: { content: piece(k) }, finish_reason: null } : { text: piece(k), finish_reason: null },
-          ),
+          role +
+            chunk(
+              call,
+              created,
+              config,
+              chat ? { delta: { content: piece(k) }, finish_reason: null } : { text: piece(k), finish_reason: null },
+            ),
         );
+      role = '';
     }
   } finally {
     state.decoding--;

@@ -3,10 +3,12 @@ import { runCli } from '../../../src/cli/main';
 import { profileTtftMs } from '../../../src/core/calibrate/predict';
 import { parseCalibrationFile, type CalibrationFile } from '../../../src/core/calibrate/profileFile';
 import { startSimulator, type RunningSimulator } from '../../../src/core/sim/server';
+import { lockstepClock } from '../helpers/lockstepClock';
 import { memoryIo } from '../helpers/memoryIo';
 
-/** 0.2 ms per prompt character (the simulator's tokens) after 5 ms: lengths far apart next to timer jitter. */
+/** 0.2 ms per prompt character (the simulator's tokens) after 5 ms, 1 ms per output token. */
 const PER_TOKEN = 0.2;
+const BASE_MS = 5;
 
 describe('prompt-lens calibrate and estimate --calibration', () => {
   let sim: RunningSimulator;
@@ -14,16 +16,19 @@ describe('prompt-lens calibrate and estimate --calibration', () => {
     'p.prompt': `system:\nYou are brief.\nuser:\n${'Tell me about rivers and their deltas. '.repeat(60)}`,
   };
   let profile: CalibrationFile;
+  // The simulator and the CLI share virtual time: the TTFTs measured are the latency model's exactly.
+  const clock = lockstepClock();
   before(async () => {
     sim = await startSimulator({
-      latency: { prefillMs: (n) => 5 + PER_TOKEN * n, tpotMs: () => 1 },
+      latency: { prefillMs: (n) => BASE_MS + PER_TOKEN * n, tpotMs: () => 1 },
       tokenize: (t) => Array.from(t, (c) => c.charCodeAt(0)),
+      clock: clock.sim,
     });
   });
   after(() => sim.close());
 
   const calibrate = (...extra: string[]) => {
-    const io = memoryIo(files);
+    const io = Object.assign(memoryIo(files), { now: clock.now });
     const run = runCli(
       [
         'calibrate',
@@ -52,8 +57,12 @@ describe('prompt-lens calibrate and estimate --calibration', () => {
     assert.equal(profile.tokens.basis, 'usage');
     assert.equal(profile.target, undefined);
     assert.equal(profile.endpoint.baseUrl, sim.url);
-    // The simulator sleeps the prefill on this process's timers, late under load: the slope's order, not its digits.
-    assert.ok(profile.fit.b > 0.7 * PER_TOKEN && profile.fit.b < 2 * PER_TOKEN, `slope ${profile.fit.b}`);
+    // On virtual time every TTFT is the model's 5 ms + 0.2 ms per endpoint token: the fit recovers both, exactly.
+    assert.ok(Math.abs(profile.fit.b - PER_TOKEN) < 1e-9, `slope ${profile.fit.b}`);
+    assert.ok(Math.abs(profile.fit.a - BASE_MS) < 1e-6, `intercept ${profile.fit.a}`);
+    assert.ok(profile.fit.r2 > 0.999999, `R² ${profile.fit.r2}`);
+    assert.ok(Math.abs(profile.profile.tpotMs - 1) < 1e-9, `TPOT ${profile.profile.tpotMs}`);
+    assert.ok(clock.readings > 0, 'the CLI read the shared clock');
     assert.equal(profile.lengths.length, 3);
     assert.match(io.stdout, /TTFT ≈ .*\(linear; a [-\d.]+, b [\d.]+; R² [\d.]+, RMSE/);
     assert.match(io.stdout, /25%\s+\d+\s+\d+\s+4\/4\s+[\d.]+ ms\s+[\d.]+ ms\s+[+-][\d.]+ ms/);

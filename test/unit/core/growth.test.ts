@@ -9,6 +9,7 @@ import { DEFAULT_FINDING_SETTINGS } from '../../../src/core/findings/settings';
 import { parsePrompt } from '../../../src/core/prompt/parse';
 import { tokenizerFor } from '../../../src/core/tokenize/models';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
+import { cpuMs as cpuTimeMs } from '../helpers/cpuTime';
 
 /**
  * Issue 16: near-linear growth of `count` and `report` on the worst shapes a prompt file can take.
@@ -120,10 +121,7 @@ const collect = runInNewContext('gc') as () => void;
 
 function cpuMs(run: () => unknown): number {
   collect();
-  const before = process.cpuUsage();
-  run();
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000;
+  return cpuTimeMs(run);
 }
 
 const MIN_RUN_MS = 60;

@@ -294,16 +294,18 @@ describe('streaming client against a local scripted server', () => {
   });
 
   it('a connection reset mid-stream is a connection error that keeps the TTFT seen so far', async () => {
+    // The reset comes once the client has read the token (its second clock reading), not after a guessed delay.
+    const clock = steppedClock([0, 7]);
     server = await scriptedServer(async (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(sse(chatChunk('partial')));
-      await sleep(20);
+      await clock.readings(2);
       res.socket?.destroy();
     });
-    const r = await measureRequest(request(server.url), options());
+    const r = await measureRequest(request(server.url), options({ now: clock.now }));
     assert.equal(r.error?.class, 'connection');
     assert.match(r.error!.message, /stream broke after 1 content chunks/);
-    assert.ok(r.ttftMs !== undefined);
+    assert.equal(r.ttftMs, 7);
   });
 
   it('a stalled stream times out; cancelling aborts at once', async () => {

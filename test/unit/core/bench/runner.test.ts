@@ -94,10 +94,15 @@ describe('benchmark runner', () => {
   });
 
   it('cancellation stops everything in flight at once and returns a partial result', async () => {
-    // Each response takes 400 ms; every request ending 'cancelled' (none ok) shows the abort cut them short.
-    delayMs = 400;
+    // The server answers nothing and cancels the run once the first level's 4 requests reached it: every
+    // request ending 'cancelled' (none ok) shows the abort cut them short.
     const stop = new AbortController();
-    setTimeout(() => stop.abort(), 100);
+    await server.close();
+    server = await scriptedServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+      if (server.seen.length === 4) stop.abort();
+    });
     const result = await runBenchmark(base({ warmup: 0, concurrency: [4, 8], requests: 8, signal: stop.signal }));
     assert.deepEqual([result.partial, result.partialReason], [true, 'cancelled']);
     const level = result.modes[0]!.levels;
