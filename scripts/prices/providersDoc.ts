@@ -41,9 +41,13 @@ function status(row: ProviderRow): string {
   return `**retired ${row.retired.date}**${row.retired.successor ? ` → \`${row.retired.successor}\`` : ''}`;
 }
 
+/** Rows whose provider page could not be read here say so in their source; the table marks them. */
+const NOT_READ = /not in the search corpus/;
+
 function link(source: string): string {
   const url = /https?:\/\/[^\s),;]+/.exec(source)?.[0];
-  return url ? `[page](${url})` : source;
+  if (!url) return source;
+  return NOT_READ.test(source) ? `[page](${url}) (as quoted¹)` : `[page](${url})`;
 }
 
 const escape = (text: string) => text.replace(/\|/g, '\\|');
@@ -54,7 +58,8 @@ export function providersMarkdown(rows: readonly ProviderRow[]): string {
     '# Provider models',
     '',
     'USD per 1M tokens. Base rates are the short-context, off-peak ones; *extra* lists the long-context tier (whole request) and peak hours.',
-    'Every row was checked against the provider page linked in *source* on the date in *checked*; its notes in `data/providers.json` say where a figure is assumed or where sources disagree.',
+    'Every row was checked on the date in *checked* against the provider page linked in *source*, except where marked ¹; its notes in `data/providers.json` say where a figure is assumed or where sources disagree.',
+    "¹ That provider page could not be read from this project's sandbox (it is not in the search corpus): the row's figures are the page's as the pinned `@pydantic/genai-prices` gives them (it cites the page) and, where the row's source names them, as third-party pages quote it.",
     "`npm run check:prices` (part of `npm test`) prices a fixed grid of calls for every row with this project's cost code and with the pinned `@pydantic/genai-prices`, and fails on any difference not justified in [`data/price-overrides.yml`](../data/price-overrides.yml). See [estimates.md](estimates.md) for how cost is computed.",
     '',
     '| target | in | cached | write 5m / 1h | out | extra | cache rule | context | status | checked | source |',
