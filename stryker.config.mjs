@@ -7,12 +7,14 @@ const modules = {
     mutate: ['src/core/bench/stats.ts'],
     spec: ['test/unit/core/bench/stats.test.ts', 'test/unit/core/bench/cacheSpeedup.test.ts'],
   },
+  // stop.ts: the request's timeout and cancel, split out of client.ts (#18 item 4).
   client: {
-    mutate: ['src/core/bench/client.ts'],
+    mutate: ['src/core/bench/client.ts', 'src/core/bench/stop.ts'],
     spec: [
       'test/unit/core/bench/client.test.ts',
       'test/unit/core/bench/hardening.test.ts',
       'test/unit/core/bench/redaction.test.ts',
+      'test/unit/core/bench/stop.test.ts',
     ],
   },
   // selfHosted.ts is the prefill/decode model the estimate's TTFT and TPOT come from.

@@ -21,6 +21,8 @@ export class StopSwitch<Limit extends string> {
     limit: Limit,
   ) {
     if (outer?.aborted) this.stop('cancelled');
+    // Equivalent mutants: without `once` it is the same, as close() removes the listener and a signal aborts only once.
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent (above)
     outer?.addEventListener('abort', this.onCancel, { once: true });
     this.timer = limitMs === undefined ? undefined : setTimeout(() => this.stop(limit), timerMs(limitMs));
   }

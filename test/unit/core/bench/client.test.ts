@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { gzipSync } from 'node:zlib';
-import { MAX_OUTPUT_CHARS, measureRequest, type MeasureOptions } from '../../../../src/core/bench/client';
+import {
+  MAX_OUTPUT_CHARS,
+  MAX_USAGE_TOKENS,
+  measureRequest,
+  withOutputTokens,
+  type MeasureOptions,
+} from '../../../../src/core/bench/client';
 import type { EndpointKind } from '../../../../src/core/bench/endpoints';
 import { buildStreamRequest } from '../../../../src/core/bench/runner';
 import {
@@ -428,5 +435,180 @@ describe('streaming client with a scripted clock', () => {
       [r.ttftMs, r.e2eMs, r.outputTokens, r.outputTokensSource, r.tpotMs],
       [40, 40, 1, 'counted', undefined],
     );
+  });
+
+  it('a stream with no content token says what it did send: usage, a finish reason, or nothing', async () => {
+    const role = { choices: [{ index: 0, delta: { role: 'assistant' } }] };
+    const finished = await run([
+      [5, sse(role, { choices: [{ index: 0, delta: {}, finish_reason: 'length' }] }, '[DONE]')],
+    ]);
+    const usageOnly = await run([[5, sse(role, { choices: [], usage: { completion_tokens: 2 } }, '[DONE]')]]);
+    const nothing = await run([[5, sse(role, '[DONE]')]]);
+    assert.deepEqual(
+      [finished, usageOnly, nothing].map((r) => [r.ok, r.error?.class, r.error?.message]),
+      [
+        [
+          false,
+          'no-content',
+          'the stream ended without any content token (only role, usage or finish chunks; finish reason length)',
+        ],
+        [false, 'no-content', 'the stream ended without any content token (only role, usage or finish chunks)'],
+        [false, 'no-content', 'the stream ended without any content token'],
+      ],
+    );
+  });
+
+  it('ignores what follows [DONE] in the same read', async () => {
+    const r = await run([
+      [30, sse(chatChunk('a'), '[DONE]', chatChunk(' b c d'), { choices: [], usage: { completion_tokens: 9 } })],
+    ]);
+    assert.deepEqual([r.ok, r.outputTokens, r.outputTokensSource, r.e2eMs], [true, 1, 'counted', 30]);
+  });
+
+  it('usage reporting 0 output tokens is not believed: the text is counted; no finish reason, no field', async () => {
+    const r = await run([
+      [10, sse(chatChunk('a'))],
+      [20, sse(chatChunk(' b'), { choices: [], usage: { prompt_tokens: 0, completion_tokens: 0 } }, '[DONE]')],
+    ]);
+    assert.deepEqual([r.outputTokens, r.outputTokensSource, r.tpotMs, r.inputTokens], [2, 'counted', 10, 0]);
+    assert.ok(!('finishReason' in r), JSON.stringify(r));
+  });
+
+  it('usage counts are taken only as whole numbers from 0 to 100 million', async () => {
+    const withUsage = (usage: Record<string, number>) =>
+      run([
+        [10, sse(chatChunk('a'))],
+        [20, sse(chatChunk(' b'), { choices: [], usage }, '[DONE]')],
+      ]);
+    const top = await withUsage({ prompt_tokens: MAX_USAGE_TOKENS, completion_tokens: 5 });
+    assert.deepEqual([top.inputTokens, top.outputTokens, top.outputTokensSource], [MAX_USAGE_TOKENS, 5, 'usage']);
+    for (const bad of [MAX_USAGE_TOKENS + 1, -1, 2.5]) {
+      const r = await withUsage({ prompt_tokens: bad, completion_tokens: bad });
+      assert.deepEqual([r.inputTokens, r.outputTokens, r.outputTokensSource], [undefined, 2, 'counted'], `${bad}`);
+    }
+  });
+
+  it('output of exactly the cap is kept', async () => {
+    // In lines under the 1 MiB line limit: 4 × 1,000,000 + 194,304 = 4 MiB.
+    const parts = [1e6, 1e6, 1e6, 1e6, MAX_OUTPUT_CHARS - 4e6].map((n) => sse(chatChunk('x'.repeat(n))));
+    const r = await run([[10, parts.join('') + sse('[DONE]')]]);
+    assert.equal(r.ok, true, r.error?.message);
+  });
+
+  it('an unreadable stream event is named in the error', async () => {
+    const r = await run([[10, 'data: {"choices": [\n\n']]);
+    assert.deepEqual(
+      [r.error?.class, r.error?.message],
+      ['bad-stream', 'unreadable stream event: not JSON: {"choices": ['],
+    );
+  });
+
+  it('TPOT needs two or more tokens, an E2E and a TTFT', () => {
+    const base = { startMs: 0, ok: true, itlMs: [] };
+    assert.equal(withOutputTokens({ ...base, ttftMs: 10, e2eMs: 30 }, 3, 'usage').tpotMs, 10);
+    assert.equal(withOutputTokens({ ...base, ttftMs: 10, e2eMs: 30, tpotMs: 1 }, 1, 'usage').tpotMs, undefined);
+    assert.ok(!('tpotMs' in withOutputTokens({ ...base, ttftMs: 10 }, 3, 'counted')));
+    assert.ok(!('tpotMs' in withOutputTokens({ ...base, e2eMs: 30 }, 3, 'counted')));
+  });
+});
+
+describe('streaming client: what each failure says', () => {
+  let server: ScriptedServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('a request cancelled before it is sent is not sent', async () => {
+    server = await scriptedServer((_req, res) => void res.end());
+    const cancel = new AbortController();
+    cancel.abort();
+    const r = await measureRequest(request(server.url), options({ signal: cancel.signal }));
+    assert.deepEqual(r, {
+      startMs: r.startMs,
+      ok: false,
+      itlMs: [],
+      error: { class: 'cancelled', message: 'cancelled before sending' },
+    });
+    assert.equal(server.seen.length, 0);
+  });
+
+  it('a timeout says whether a content token came; a cancel says cancelled; neither leaves a listener', async () => {
+    let withToken = false;
+    server = await scriptedServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (withToken) res.write(sse(chatChunk('first')));
+    });
+    const signal = new AbortController().signal;
+    const silent = await measureRequest(request(server.url), options({ timeoutMs: 100, signal }));
+    assert.deepEqual(silent.error, {
+      class: 'timeout',
+      message: 'no complete response within 100 ms (no content token yet)',
+    });
+    withToken = true;
+    const started = await measureRequest(request(server.url), options({ timeoutMs: 100, signal }));
+    assert.deepEqual(started.error, { class: 'timeout', message: 'no complete response within 100 ms' });
+    assert.equal(getEventListeners(signal, 'abort').length, 0);
+
+    const cancel = new AbortController();
+    const held = await scriptedServer(() => cancel.abort());
+    try {
+      const cancelled = await measureRequest(request(held.url), options({ signal: cancel.signal }));
+      assert.deepEqual(cancelled.error, { class: 'cancelled', message: 'cancelled' });
+    } finally {
+      await held.close();
+    }
+  });
+
+  it('3xx is a redirect, from 300 to 399, with or without a readable location; 400 is an HTTP error', async () => {
+    const answers: Array<[number, Record<string, string>]> = [
+      [300, {}],
+      [399, { location: 'http://[not a host' }],
+      [400, { location: '/elsewhere' }],
+    ];
+    server = await scriptedServer((_req, res) => {
+      const [status, headers] = answers[server!.seen.length - 1]!;
+      res.writeHead(status, headers);
+      res.end();
+    });
+    const [plain, unreadable, bad] = [
+      await measureRequest(request(server.url), options()),
+      await measureRequest(request(server.url), options()),
+      await measureRequest(request(server.url), options()),
+    ];
+    assert.deepEqual(plain.error, {
+      class: 'redirect',
+      status: 300,
+      message:
+        'HTTP 300 redirect not followed, so the API key is not sent to another address; use the final URL as the base URL',
+    });
+    assert.match(unreadable.error!.message, /^HTTP 399 redirect to an unreadable location not followed/);
+    assert.deepEqual([bad.error?.class, bad.error?.status], ['http', 400]);
+  });
+
+  it('an HTTP error is an HTTP error even when it claims to be an event stream', async () => {
+    server = await scriptedServer((_req, res) => {
+      res.writeHead(500, { 'content-type': 'text/event-stream' });
+      res.end(sse({ error: { message: 'engine crashed' } }));
+    });
+    const r = await measureRequest(request(server.url), options());
+    assert.deepEqual([r.error?.class, r.error?.status], ['http', 500]);
+  });
+
+  it('a 200 without a content type, or with an empty body, says so', async () => {
+    server = await scriptedServer((_req, res) => {
+      if (server!.seen.length === 1) res.removeHeader('content-type');
+      else res.setHeader('content-type', 'text/plain; charset=utf-8');
+      res.writeHead(200);
+      res.end();
+    });
+    const untyped = await measureRequest(request(server.url), options());
+    assert.deepEqual(untyped.error, {
+      class: 'not-event-stream',
+      status: 200,
+      message: 'expected a streaming response but got no content type',
+    });
+    const plain = await measureRequest(request(server.url), options());
+    assert.equal(plain.error?.message, 'expected a streaming response but got text/plain');
   });
 });
