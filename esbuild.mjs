@@ -1,5 +1,7 @@
 // Bundles the extension host entry, its analysis worker, the CLI and (lazily loaded) tokenizer vocabularies.
-// Usage: node esbuild.mjs [--production] [--watch]
+// Usage: node esbuild.mjs [--production] [--watch] [--outdir=DIR] [--cli]
+// --outdir: where the bundles go (default dist; unit tests build into a temporary folder); --cli: only what
+// the CLI runs (cli.js, the Artillery processor beside it, the vocabularies).
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
@@ -7,6 +9,8 @@ import { vocabularies, vocabularyDataPlugin, vocabularyPlugin } from './scripts/
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const cliOnly = process.argv.includes('--cli');
+const outdir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length) || 'dist';
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -31,21 +35,21 @@ const webviews = Object.fromEntries(
     .map((d) => [d.name, `src/webview/${d.name}/main.ts`]),
 );
 
+const extension = {
+  ...common,
+  entryPoints: {
+    extension: 'src/extension/extension.ts',
+    'analysis.worker': 'src/extension/analysis/analysis.worker.ts',
+  },
+  outdir,
+  external: ['vscode'],
+  plugins: [vocabularyPlugin],
+};
 const builds = [
   {
     ...common,
-    entryPoints: {
-      extension: 'src/extension/extension.ts',
-      'analysis.worker': 'src/extension/analysis/analysis.worker.ts',
-    },
-    outdir: 'dist',
-    external: ['vscode'],
-    plugins: [vocabularyPlugin],
-  },
-  {
-    ...common,
     entryPoints: { cli: 'src/cli/main.ts' },
-    outdir: 'dist',
+    outdir,
     banner: { js: '#!/usr/bin/env node' },
     plugins: [vocabularyPlugin],
   },
@@ -55,25 +59,26 @@ const builds = [
     // nothing beside it (`bench --export artillery` appends the run; see docs/interop.md).
     sourcemap: false,
     entryPoints: { 'artillery-processor': 'src/core/interop/artillery/processor.ts' },
-    outdir: 'dist',
+    outdir,
   },
   {
     ...common,
     sourcemap: false,
     minify: true,
     entryPoints: Object.fromEntries(Object.entries(vocabularies).map(([spec, name]) => [`vocab/${name}`, spec])),
-    outdir: 'dist',
+    outdir,
     plugins: [vocabularyDataPlugin],
   },
 ];
-if (Object.keys(webviews).length > 0) {
+if (!cliOnly) builds.push(extension);
+if (!cliOnly && Object.keys(webviews).length > 0) {
   builds.push({
     ...common,
     platform: 'browser',
     format: 'iife',
     target: 'chrome120',
     entryPoints: webviews,
-    outdir: 'dist/webview',
+    outdir: `${outdir}/webview`,
   });
 }
 
@@ -83,5 +88,5 @@ if (watch) {
 } else {
   await Promise.all(contexts.map((c) => c.rebuild()));
   await Promise.all(contexts.map((c) => c.dispose()));
-  await chmod('dist/cli.js', 0o755);
+  await chmod(`${outdir}/cli.js`, 0o755);
 }

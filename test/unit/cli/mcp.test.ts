@@ -10,7 +10,6 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { cli, ensureBuilt } from '../helpers/builtCli';
 
 const ROOT = resolve(__dirname, '../../..');
-const CLI = join(ROOT, 'dist/cli.js');
 const EXAMPLES = join(ROOT, 'examples');
 const PROMPT = 'customer-support.prompty';
 const LONG = 'long-system.prompt';
@@ -24,9 +23,10 @@ describe('prompt-lens mcp (the built CLI, the SDK client over stdio)', function 
   let base: string;
   let root: string;
   let client: Client;
+  let cliPath: string;
 
   before(async () => {
-    ensureBuilt();
+    cliPath = ensureBuilt();
     base = mkdtempSync(join(tmpdir(), 'prompt-lens-mcp-'));
     root = join(base, 'root');
     mkdirSync(join(root, 'prompts'), { recursive: true });
@@ -41,7 +41,7 @@ describe('prompt-lens mcp (the built CLI, the SDK client over stdio)', function 
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [CLI, 'mcp', '--root', root],
+        args: [cliPath, 'mcp', '--root', root],
         cwd: base,
         stderr: 'pipe',
       }),
@@ -260,7 +260,7 @@ describe('prompt-lens mcp (the built CLI, the SDK client over stdio)', function 
   });
 
   it('a line that is not JSON-RPC does not stop the server', async () => {
-    const child = spawn(process.execPath, [CLI, 'mcp', '--root', root], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [cliPath, 'mcp', '--root', root], { stdio: ['pipe', 'pipe', 'ignore'] });
     try {
       const replies = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
       child.stdin.write('this is not json\n{"jsonrpc":"2.0","id":"x","method":"tools/list","params":"bad"}\n');
