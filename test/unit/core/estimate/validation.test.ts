@@ -84,6 +84,39 @@ describe('validation set', () => {
       assert.ok(band.high / band.low < 3, `${band.id}: ×${band.low}–×${band.high}`);
   });
 
+  it('the README states the held-out figures npm run validate computes, and whether each goal is met', () => {
+    const { file, tables, checkPoints } = loaded;
+    const given = medianAbsPctError(checkPoints.map((p) => predictPoint(p, tables, 'check')));
+    const byDefault = medianAbsPctError(checkPoints.map((p) => predictPoint(p, tables, 'check', null)));
+    const inside = inRangeShare(checkPoints.map((p) => predictPoint(p, tables, 'check'))) * 100;
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const bullet =
+      /\*\*Validated\*\*.*?error \*\*([\d.]+) %\*\* with the engine given \(goal (\d+) %, \*\*(not met|met)\*\*\), ([\d.]+) % with the default engine \(goal (\d+) %, (not met|met)\); \*\*(\d+) %\*\* inside the printed range \(goal (\d+) %, (not met|met)\)/.exec(
+        readme,
+      );
+    assert.ok(bullet, 'README has the Validated bullet');
+    const [, g, gGoal, gMet, d, dGoal, dMet, r, rGoal, rMet] = bullet;
+    assert.deepEqual(
+      [g, d, r],
+      [given.toFixed(1), byDefault.toFixed(1), inside.toFixed(0)],
+      'README figures = npm run validate',
+    );
+    const g1 = file.goals;
+    assert.deepEqual(
+      [Number(gGoal), Number(dGoal), Number(rGoal) / 100],
+      [g1.heldOutMedianAbsPctEngineGiven, g1.heldOutMedianAbsPctDefaultEngine, g1.inRangeShare],
+    );
+    const met = (ok: boolean) => (ok ? 'met' : 'not met');
+    assert.deepEqual(
+      [gMet, dMet, rMet],
+      [
+        met(given <= g1.heldOutMedianAbsPctEngineGiven),
+        met(byDefault <= g1.heldOutMedianAbsPctDefaultEngine),
+        met(inside / 100 >= g1.inRangeShare),
+      ],
+    );
+  });
+
   it('median, quantile and the median absolute error follow their textbook definitions', () => {
     assert.equal(median([3, 1, 2]), 2);
     assert.equal(median([4, 1, 2, 3]), 2.5);
