@@ -15,6 +15,11 @@ export const validationSourceSchema = strict({
   url: z.string().url(),
   /** When the measurement was published (or the snapshot the numbers come from). */
   date: dateString,
+  /**
+   * The half this source was put in when it joined the set. Recorded so that a later source never moves it (the
+   * rule below, re-run over all sources, would reshuffle old ones in hash order); absent: placed by the rule.
+   */
+  half: z.enum(['fit', 'check']).optional(),
   note: z.string().optional(),
 });
 export type ValidationSource = z.infer<typeof validationSourceSchema>;
@@ -62,16 +67,21 @@ export type ValidationFile = z.infer<typeof validationFileSchema>;
 export type Half = 'fit' | 'check';
 
 /**
- * Which half each source lands in, fixed before any fitting: sources in the order of the SHA-256 of their id,
- * each put in the half holding fewer sources of its engines so far, then fewer sources in all (ties: fit).
- * Half the sources land on each side, a source's points never sit on both, and an engine with two or more
- * sources has some in each half.
+ * Which half each source lands in, fixed before any fitting. A source with a recorded half keeps it; the others,
+ * in the order of the SHA-256 of their id, each go to the half holding fewer sources of its engines so far, then
+ * fewer sources in all (ties: fit). Half the sources land on each side, a source's points never sit on both, an
+ * engine with two or more sources has some in each half, and adding a source never moves an old one.
  */
-export function splitSources(points: readonly ValidationPoint[]): Map<string, Half> {
+export function splitSources(
+  points: readonly ValidationPoint[],
+  recorded: ReadonlyMap<string, Half> = new Map(),
+): Map<string, Half> {
   const engines = new Map<string, Set<string>>();
   for (const p of points) engines.set(p.source, (engines.get(p.source) ?? new Set()).add(p.engine));
-  const order = [...engines.keys()].sort((a, b) => sha256(a).localeCompare(sha256(b)));
-  const split = new Map<string, Half>();
+  const split = new Map<string, Half>([...recorded].filter(([source]) => engines.has(source)));
+  const order = [...engines.keys()]
+    .filter((source) => !split.has(source))
+    .sort((a, b) => sha256(a).localeCompare(sha256(b)));
   const sourcesOf = (half: Half, engine?: string) =>
     [...split].filter(([s, h]) => h === half && (engine === undefined || engines.get(s)?.has(engine))).length;
   for (const source of order) {

@@ -18,7 +18,10 @@ export function loadValidation(extraTables: Tables | undefined = undefined): Loa
     ? { tables: extraTables, problems: [] }
     : loadTables([{ name: 'data/validation.json models', data: { models: file.models } }]);
   if (problems.length > 0) throw new Error(`validation tables: ${problems.map(describeProblem).join('; ')}`);
-  const split = splitSources(file.points);
+  const split = splitSources(
+    file.points,
+    new Map(file.sources.flatMap((s) => (s.half ? [[s.id, s.half] as const] : []))),
+  );
   const unknown = file.points.filter((p) => !file.sources.some((s) => s.id === p.source));
   if (unknown.length > 0) throw new Error(`points name unknown sources: ${unknown.map((p) => p.id).join(', ')}`);
   return {

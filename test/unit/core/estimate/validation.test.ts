@@ -48,6 +48,24 @@ describe('validation set', () => {
     assert.notEqual(forward.get('a'), forward.get('b'));
   });
 
+  it('a source keeps its recorded half when sources are added, and every built-in source has one', () => {
+    const point = (source: string, engine: string) => ({ source, engine }) as ValidationPoint;
+    const old = [point('a', 'x'), point('b', 'x'), point('c', 'y')];
+    const before = splitSources(old);
+    // Without the record, one more source may reshuffle old ones; with it, none moves.
+    const added = [...old, ...['d', 'e', 'f', 'g'].map((s) => point(s, 'x'))];
+    const after = splitSources(added, before);
+    for (const [source, half] of before) assert.equal(after.get(source), half, source);
+    assert.equal(
+      ['d', 'e', 'f', 'g'].filter((s) => after.get(s) === 'fit').length,
+      2,
+      'new sources of one engine still go to both halves',
+    );
+    const recorded = splitSources([point('a', 'x'), point('b', 'x')], new Map([['a', 'check']]));
+    assert.deepEqual([recorded.get('a'), recorded.get('b')], ['check', 'fit']);
+    for (const s of loaded.file.sources) assert.equal(loaded.split.get(s.id), s.half, `${s.id} has a recorded half`);
+  });
+
   it('data/engines.json holds what npm run fit derives from the fit half (nothing tuned by hand)', () => {
     const priors = priorsFileSchema.parse(JSON.parse(readFileSync(join(ROOT, 'data/engine-priors.json'), 'utf8')));
     const stored = JSON.parse(readFileSync(join(ROOT, 'data/engines.json'), 'utf8')) as {
