@@ -1,4 +1,4 @@
-// Bundles the extension host entry, its analysis worker, the CLI and (lazily loaded) tokenizer vocabularies.
+// Bundles the extension host entry, its analysis and simulator workers, the CLI and (lazily loaded) tokenizer vocabularies.
 // Usage: node esbuild.mjs [--production] [--watch] [--outdir=DIR] [--cli]
 // --outdir: where the bundles go (default dist; unit tests build into a temporary folder); --cli: only what
 // the CLI runs (cli.js, the Artillery processor beside it, the vocabularies).
@@ -40,6 +40,7 @@ const extension = {
   entryPoints: {
     extension: 'src/extension/extension.ts',
     'analysis.worker': 'src/extension/analysis/analysis.worker.ts',
+    'simulator.worker': 'src/extension/bench/simulator.worker.ts',
   },
   outdir,
   external: ['vscode'],

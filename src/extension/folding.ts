@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { parseFileName } from './promptDocuments';
 import { roleFoldingSpans } from '../core/prompt/folding';
 import { readSettings } from './settings';
 
@@ -8,7 +9,7 @@ export class RoleFoldingProvider implements vscode.FoldingRangeProvider {
     const text = document.getText();
     // One linear pass; a file too large to analyse is not folded either.
     if (text.length > readSettings(document.uri).settings.maxFileBytes) return [];
-    return roleFoldingSpans(document.fileName, text)
+    return roleFoldingSpans(parseFileName(document), text)
       .map((span) => new vscode.FoldingRange(document.positionAt(span.start).line, document.positionAt(span.end).line))
       .filter((range) => range.end > range.start);
   }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ReportFileInput } from '../core/findings/report';
 import { decodeFileText } from '../core/prompt/fileText';
-import { builtinPromptGlobs, PROMPT_LANGUAGES } from '../core/prompt/formats';
+import { builtinPromptGlobs, PROMPT_FORMATS, PROMPT_LANGUAGES } from '../core/prompt/formats';
 import { promptFileMatcher } from '../core/promptFiles';
 import { readSettings } from './settings';
 
@@ -12,6 +12,17 @@ export function promptSelector(): vscode.DocumentFilter[] {
     ...PROMPT_LANGUAGES.map((language) => ({ language })),
     ...[...builtinPromptGlobs(formats.disabled), ...include].map((pattern) => ({ pattern })),
   ];
+}
+
+/**
+ * The name to parse a document by: its file name, except for an untitled editor ("Untitled-1", e.g. Open an
+ * Example Prompt), whose language says the format instead.
+ */
+export function parseFileName(document: vscode.TextDocument): string {
+  const extension = PROMPT_FORMATS.find((f) => f.language === document.languageId)?.suffixes[0];
+  return document.isUntitled && extension && !document.fileName.endsWith(extension)
+    ? `${document.fileName}${extension}`
+    : document.fileName;
 }
 
 /** Compiled matchers by include list and disabled formats: this check runs on every keystroke and hover. */

@@ -84,18 +84,39 @@ export function toolInputJsonSchema(input: z.ZodType): Record<string, unknown> {
   return schema;
 }
 
-/** package.json `contributes.languageModelTools`, as `npm run schemas` writes it. */
+/** The package.nls.json key of a contributed tool's user-visible field: `languageModelTool.<name>.displayName`. */
+const nlsKey = (name: string, field: 'displayName' | 'userDescription') => `languageModelTool.${name}.${field}`;
+
+/** The package.nls.json entries of the contributed tools' names and descriptions, as `npm run schemas` writes them. */
+export function languageModelToolNls(): Record<string, string> {
+  return Object.fromEntries(
+    Object.values(AGENT_TOOLS).flatMap((tool: AgentToolDefinition) =>
+      tool.editor
+        ? [
+            [nlsKey(tool.editor.name, 'displayName'), tool.editor.displayName],
+            [nlsKey(tool.editor.name, 'userDescription'), tool.editor.userDescription],
+          ]
+        : [],
+    ),
+  );
+}
+
+/**
+ * package.json `contributes.languageModelTools`, as `npm run schemas` writes it; what users read (display name,
+ * description) is a %key% of package.nls.json, localisable like the rest of the manifest. The model's
+ * description stays as it is: the model reads it, in English.
+ */
 export function languageModelToolContributions(): Array<Record<string, unknown>> {
   return Object.values(AGENT_TOOLS).flatMap((tool: AgentToolDefinition) =>
     tool.editor
       ? [
           {
             name: tool.editor.name,
-            displayName: tool.editor.displayName,
+            displayName: `%${nlsKey(tool.editor.name, 'displayName')}%`,
             toolReferenceName: tool.editor.toolReferenceName,
             canBeReferencedInPrompt: true,
             icon: '$(pulse)',
-            userDescription: tool.editor.userDescription,
+            userDescription: `%${nlsKey(tool.editor.name, 'userDescription')}%`,
             modelDescription: tool.description,
             tags: ['prompt', 'latency', 'cost', 'tokens'],
             inputSchema: toolInputJsonSchema(tool.input),

@@ -3,6 +3,7 @@
 // the same prompt on the same target is 110 ms alone and cold, 380 ms cold among 8 concurrent requests, and 30 ms
 // with its static prefix served from the cache. Each surface prints the scenario next to the number.
 import { formatCount } from '../format';
+import { english, type Translate } from '../l10n';
 import { cacheableTokens, cacheRuleOf } from './cacheRule';
 import type { CacheTtl } from './cost';
 import { estimate, type Estimate, type Range } from './estimate';
@@ -133,15 +134,19 @@ export function concurrencyLabel(concurrency: number): string {
 }
 
 /** "8 concurrent requests, 256 output tokens": what every figure of a view assumes, said once. */
-export function workloadLabel(workload: Workload): string {
+export function workloadLabel(workload: Workload, t: Translate = english): string {
   const requests =
-    workload.concurrency === 1 ? '1 request at a time' : `${formatCount(workload.concurrency)} concurrent requests`;
-  return `${requests}, ${formatCount(workload.outputTokens)} output token${workload.outputTokens === 1 ? '' : 's'}`;
+    workload.concurrency === 1
+      ? t('1 request at a time')
+      : t('{0} concurrent requests', formatCount(workload.concurrency));
+  const output =
+    workload.outputTokens === 1 ? t('1 output token') : t('{0} output tokens', formatCount(workload.outputTokens));
+  return `${requests}, ${output}`;
 }
 
 /** "2,048 of 5,788 tokens cached". */
-export function cachedLabel(s: Pick<Scenario, 'cachedTokens' | 'inputTokens'>): string {
-  return `${formatCount(s.cachedTokens)} of ${formatCount(s.inputTokens)} tokens cached`;
+export function cachedLabel(s: Pick<Scenario, 'cachedTokens' | 'inputTokens'>, t: Translate = english): string {
+  return t('{0} of {1} tokens cached', formatCount(s.cachedTokens), formatCount(s.inputTokens));
 }
 
 /** "cold, 1 request" · "cold, 8 concurrent" · "warm (2,048 of 5,788 tokens cached), 8 concurrent". */

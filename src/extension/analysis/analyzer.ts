@@ -28,7 +28,7 @@ import type { TokenizerId } from '../../core/tokenize/types';
 import type { Calibrations } from '../bench/calibrations';
 import { readSettings, readWorkloadProfile } from '../settings';
 import { KeyedTimers } from '../keyedTimers';
-import { isPromptDocument, readWorkspacePrompts } from '../promptDocuments';
+import { isPromptDocument, readWorkspacePrompts, parseFileName } from '../promptDocuments';
 import type { ExtensionTables } from '../tables';
 import { EngineClient } from './engineClient';
 
@@ -213,7 +213,14 @@ export class PromptAnalyzer implements vscode.Disposable {
     }
     const file = vscode.workspace.asRelativePath(document.uri, false);
     await nextTick();
-    const counted = await this.engine.call('count', { key, file, fileName: document.fileName, text, version, edits });
+    const counted = await this.engine.call('count', {
+      key,
+      file,
+      fileName: parseFileName(document),
+      text,
+      version,
+      edits,
+    });
     // Superseded by a newer version (its analysis follows) or by new settings.
     if (!counted || document.version !== version || generation !== this.generation) return this.results.get(key);
     this.scanWorkspace(config, counted.targets[0]!, generation);

@@ -20,6 +20,7 @@ import type { Calibrations } from './calibrations';
 import { readEndpoints } from './endpoints';
 import { BenchHistory, promptHash } from './history';
 import type { HostConsent } from './hostConsent';
+import type { LocalSimulator } from './localSimulator';
 import type { ResultsPanel } from './resultsPanel';
 
 export interface BenchDeps {
@@ -34,6 +35,8 @@ export interface BenchDeps {
   analyzer: PromptAnalyzer;
   /** Runs in flight, so "Stop Benchmark" (and the view's Stop button) can abort them. */
   inFlight: Set<AbortController>;
+  /** The simulator started from the extension: an endpoint of this session, beside promptLens.endpoints. */
+  simulator: LocalSimulator;
 }
 
 const LAST_ENDPOINT = 'promptLens.lastEndpoint';
@@ -44,12 +47,21 @@ export function untrustedMessage(): string {
   );
 }
 
-/** The endpoint to use: the named one, the only one, or a pick with the last used first. */
+/**
+ * The endpoint to use: the named one, the only one, or a pick with the last used first. `session` endpoints
+ * (the local simulator) join those of promptLens.endpoints without being written to settings.
+ */
 export async function chooseEndpoint(
   context: vscode.ExtensionContext,
   given?: string,
+  session: EndpointConfig[] = [],
 ): Promise<EndpointConfig | undefined> {
-  const { endpoints, problems } = readEndpoints();
+  const fromSettings = readEndpoints();
+  const { problems } = fromSettings;
+  const endpoints = [
+    ...fromSettings.endpoints,
+    ...session.filter((s) => !fromSettings.endpoints.some((e) => e.name === s.name)),
+  ];
   for (const p of problems) void showWarning(vscode.l10n.t('Prompt Latency Lens: {0}', p));
   if (given) {
     const found = endpoints.find((e) => e.name === given);
@@ -60,7 +72,7 @@ export async function chooseEndpoint(
   if (endpoints.length === 0) {
     void showWarning(
       vscode.l10n.t(
-        'Prompt Latency Lens: add an endpoint to promptLens.endpoints first (npm start configures the local simulator).',
+        'Prompt Latency Lens: add an endpoint to promptLens.endpoints first, or run Start Local Simulator.',
       ),
     );
     return undefined;
@@ -76,7 +88,7 @@ export async function chooseEndpoint(
             { placeHolder: vscode.l10n.t('Endpoint to benchmark') },
           )
         )?.endpoint;
-  if (chosen) await context.workspaceState.update(LAST_ENDPOINT, chosen.name);
+  if (chosen) await rememberEndpoint(context, chosen.name);
   return chosen;
 }
 
@@ -93,6 +105,22 @@ export async function keyFor(deps: BenchDeps, endpoint: EndpointConfig): Promise
     ),
   );
   return null;
+}
+
+/**
+ * The prompt a command without a file argument acts on: the active editor's, else the one prompt editor in
+ * view (a button in the walkthrough, beside the example prompt, leaves no active text editor).
+ */
+function shownPromptDocument(): vscode.TextDocument | undefined {
+  const active = vscode.window.activeTextEditor?.document;
+  if (active) return active;
+  const shown = vscode.window.visibleTextEditors.map((e) => e.document).filter(isPromptDocument);
+  return shown.length === 1 ? shown[0] : undefined;
+}
+
+/** Makes the next pick of an endpoint offer this one first. */
+export function rememberEndpoint(context: vscode.ExtensionContext, name: string): Thenable<void> {
+  return context.workspaceState.update(LAST_ENDPOINT, name);
 }
 
 export interface PromptRun {
@@ -117,7 +145,7 @@ export async function preparePromptRun(
     void showWarning(untrustedMessage());
     return undefined;
   }
-  const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
+  const document = uri ? await vscode.workspace.openTextDocument(uri) : shownPromptDocument();
   if (!document || !isPromptDocument(document)) {
     void showWarning(vscode.l10n.t('Prompt Latency Lens: open a prompt file to {0}.', purpose));
     return undefined;
@@ -135,7 +163,8 @@ export async function preparePromptRun(
     void showError(vscode.l10n.t('Prompt Latency Lens: {0}', prompt.error));
     return undefined;
   }
-  const endpoint = await chooseEndpoint(deps.context, endpointName);
+  const session = deps.simulator.endpoint;
+  const endpoint = await chooseEndpoint(deps.context, endpointName, session ? [session] : []);
   return endpoint ? { document, messages: prompt.messages, endpoint, profile: analysis.profile } : undefined;
 }
 

@@ -1,16 +1,18 @@
+import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { showInfo } from '../notify';
+import { showError, showInfo, showWarning } from '../notify';
 import type { BenchResult } from '../../core/bench/result';
 import type { PromptAnalyzer } from '../analysis/analyzer';
 import type { ExtensionTables } from '../tables';
 import { ApiKeys, registerApiKeyCommands } from './apiKeys';
-import { benchmarkPrompt, type BenchDeps } from './benchmarkCommand';
+import { benchmarkPrompt, rememberEndpoint, untrustedMessage, type BenchDeps } from './benchmarkCommand';
 import { calibrateEndpoint } from './calibrateCommand';
 import { exportCalibration, importCalibration } from './calibrationFiles';
 import type { Calibrations } from './calibrations';
 import { BenchHistory } from './history';
 import { HostConsent, type HostDecision } from './hostConsent';
 import { compareWith, importResults } from './importResults';
+import { LocalSimulator } from './localSimulator';
 import { ResultsPanel } from './resultsPanel';
 
 async function askHost(endpointName: string, host: string): Promise<HostDecision | undefined> {
@@ -27,6 +29,35 @@ async function askHost(endpointName: string, host: string): Promise<HostDecision
     deny,
   );
   return answer === allow ? 'allow' : answer === deny ? 'deny' : undefined;
+}
+
+/**
+ * "Start Local Simulator": benchmarking sends prompts to an endpoint, so, like it, only in a trusted workspace.
+ * Returns the session's endpoint (for the walkthrough's next button and the tests).
+ */
+async function startSimulator(deps: BenchDeps) {
+  if (!vscode.workspace.isTrusted) {
+    void showWarning(untrustedMessage());
+    return undefined;
+  }
+  try {
+    const endpoint = await deps.simulator.start();
+    await rememberEndpoint(deps.context, endpoint.name);
+    void showInfo(
+      vscode.l10n.t(
+        'Prompt Latency Lens: a local simulator of {0} (simulated latencies, not a real model) serves {1} for this window; Benchmark This Prompt offers it as "{2}".',
+        endpoint.target ?? endpoint.model,
+        endpoint.baseUrl,
+        endpoint.name,
+      ),
+    );
+    return endpoint;
+  } catch (error) {
+    void showError(
+      vscode.l10n.t('Prompt Latency Lens: the local simulator did not start: {0}', (error as Error).message),
+    );
+    return undefined;
+  }
 }
 
 /** File paths given to a command (tests, other extensions); anything else means "ask". */
@@ -55,10 +86,18 @@ export function registerBenchmark(
     history: new BenchHistory(storage),
     analyzer,
     inFlight: new Set(),
+    simulator: new LocalSimulator(tables, join(__dirname, 'simulator.worker.js')),
   };
   let running: Promise<BenchResult | undefined> | undefined;
   const disposables = [
     panel,
+    deps.simulator,
+    vscode.commands.registerCommand('promptLens.startSimulator', () => startSimulator(deps)),
+    vscode.commands.registerCommand('promptLens.stopSimulator', async () => {
+      if (await deps.simulator.stop())
+        void showInfo(vscode.l10n.t('Prompt Latency Lens: the local simulator stopped.'));
+      else void showInfo(vscode.l10n.t('Prompt Latency Lens: no local simulator is running.'));
+    }),
     ...registerApiKeyCommands(keys),
     vscode.commands.registerCommand('promptLens.benchmarkPrompt', async (uri?: vscode.Uri, endpointName?: string) => {
       if (running) {

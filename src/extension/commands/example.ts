@@ -1,8 +1,13 @@
 import * as vscode from 'vscode';
 
-/** Completes the walkthrough's first step (its completion event is this context key, set by every hover). */
-export function markHoverShown(): void {
-  void vscode.commands.executeCommand('setContext', 'promptLens.hoverShown', true);
+/**
+ * Completes the walkthrough's first step (its completion event is this context key), by a pulse: true, then
+ * false again. VS Code creates its walkthroughs service only when a walkthrough is first shown, and a context
+ * key already true then counts as seen without completing the step; left false, the next hover completes it.
+ */
+export async function markHoverShown(): Promise<void> {
+  await vscode.commands.executeCommand('setContext', 'promptLens.hoverShown', true);
+  await vscode.commands.executeCommand('setContext', 'promptLens.hoverShown', false);
 }
 
 /** Packaged with the walkthrough's media (.vscodeignore). */

@@ -44,7 +44,7 @@ export class CheapestLine implements vscode.Disposable {
     if (document.version !== analysis.version) return;
     this.lines.set(document.uri.toString(), {
       version: analysis.version,
-      line: `$(lightbulb) ${markdownText(cheapestMeetingLine(result))} — **Compare Targets** for all`,
+      line: `$(lightbulb) ${markdownText(cheapestMeetingLine(result))} — ${vscode.l10n.t('**Compare Targets** for all')}`,
     });
   }
 

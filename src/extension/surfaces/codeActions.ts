@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { parseFileName } from '../promptDocuments';
 import { formatOf } from '../../core/prompt/formats';
 import type { Finding, FindingCode, RelatedLocation } from '../../core/findings/types';
 import { formatCount } from '../../core/format';
@@ -124,7 +125,7 @@ export function pragmaEdit(
   code: FindingCode | 'parse-error',
 ): vscode.WorkspaceEdit | undefined {
   if (code === 'parse-error') return undefined;
-  const format = formatOf(document.fileName);
+  const format = formatOf(parseFileName(document));
   if (format === 'chat-json') return undefined;
   const edit = new vscode.WorkspaceEdit();
   const hasFrontMatter = document.lineCount > 1 && document.lineAt(0).text.trim() === '---';

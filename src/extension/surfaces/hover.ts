@@ -31,7 +31,7 @@ export class PromptHoverProvider implements vscode.HoverProvider {
       renderHover(analysis, document.offsetAt(position), selectionTokens, this.cheapest.get(document)),
     );
     markdown.supportThemeIcons = true;
-    markHoverShown(); // completes the walkthrough's first step
+    void markHoverShown(); // completes the walkthrough's first step
     return new vscode.Hover(markdown);
   }
 }
@@ -42,26 +42,42 @@ export function renderHover(
   selectionTokens: number | undefined,
   cheapest: string | undefined,
 ): string {
-  if (a.tooLarge) return `**Prompt Latency Lens** — file ${a.tooLarge}`;
+  const t = vscode.l10n.t;
+  if (a.tooLarge) return t('**Prompt Latency Lens** — file {0}', a.tooLarge);
   const lines: string[] = [];
   const primary = a.targets[0];
+  const none = t('none');
   const override = a.frontMatterTarget
-    ? ` — front matter ${markdownCode(`model: ${a.frontMatterTarget}`)} overrides the primary target (${markdownCode(a.configuredPrimary ?? 'none')})`
+    ? ` — ${t(
+        'front matter {0} overrides the primary target ({1})',
+        markdownCode(`model: ${a.frontMatterTarget}`),
+        markdownCode(a.configuredPrimary ?? none),
+      )}`
     : '';
-  lines.push(`**Prompt Latency Lens** · primary target ${markdownCode(primary?.label ?? 'none')}${override}`, '');
+  lines.push(
+    `${t('**Prompt Latency Lens** · primary target {0}', markdownCode(primary?.label ?? none))}${override}`,
+    '',
+  );
   const exact = a.count.exact;
   // A rendered chat template's tokens are said apart (what it added, what it assumed); else the overhead rule.
-  const added = templateAdded(a.count) ?? 'chat overhead';
+  const added = templateAdded(a.count) ?? t('chat overhead');
   const parts = [
-    `prompt **${formatTokens(a.count.inputTokens, exact)}** tokens (${formatTokens(a.count.contentTokens, exact)} content + ${added}, \`${a.count.tokenizer}\`${exact ? '' : ', approximate'})`,
+    t(
+      'prompt **{0}** tokens ({1} content + {2}, {3}{4})',
+      formatTokens(a.count.inputTokens, exact),
+      formatTokens(a.count.contentTokens, exact),
+      added,
+      `\`${a.count.tokenizer}\``,
+      exact ? '' : t(', approximate'),
+    ),
   ];
   const index = a.parsed.messages.findIndex((m) => offset >= m.range.start && offset <= m.range.end);
   const message = index >= 0 ? a.count.messages[index] : undefined;
-  if (message) parts.push(`this ${message.role} message **${formatTokens(message.tokens, exact)}**`);
-  if (selectionTokens !== undefined) parts.push(`selection **${formatTokens(selectionTokens, exact)}**`);
-  lines.push(`Tokens: ${parts.join(' · ')}`, '');
-  lines.push(scenarioLine(a), '');
-  lines.push(...hoverTable(a), '');
+  if (message) parts.push(t('this {0} message **{1}**', message.role, formatTokens(message.tokens, exact)));
+  if (selectionTokens !== undefined) parts.push(t('selection **{0}**', formatTokens(selectionTokens, exact)));
+  lines.push(t('Tokens: {0}', parts.join(' · ')), '');
+  lines.push(scenarioLine(a, t), '');
+  lines.push(...hoverTable(a, t), '');
   // What needs acting on comes before the details: failing requests, the SLO, the cheaper target.
   // Requests that would fail (retired model, prompt over the window), for every target: errors, not advice.
   const errors = a.targets.flatMap((t) => t.errors);
@@ -70,26 +86,32 @@ export function renderHover(
   if (cheapest) lines.push(cheapest, '');
   const template = countBasis(a.count);
   const details = [
-    ...(template ? [`Tokens: ${markdownText(template)}.`] : []),
-    ...footnotes(a),
-    '$/1k calls: one cold call that fills the cache, then 999 warm ones (1,000 cold without a warm figure).',
-    `Bound: ${a.targets.map((t) => `${markdownText(t.label)} — ${t.phase}`).join('; ')}.`,
+    ...(template ? [t('Tokens: {0}.', markdownText(template))] : []),
+    ...footnotes(a, t),
+    t('$/1k calls: one cold call that fills the cache, then 999 warm ones (1,000 cold without a warm figure).'),
+    t('Bound: {0}.', a.targets.map((e) => `${markdownText(e.label)} — ${e.phase}`).join('; ')),
   ];
   // The label names engine and scope; the range's derivation is said once per self-hosted target.
-  const ranges = a.targets.flatMap((t) =>
-    t.cold.estimate.assumptions && !t.calibratedOn
-      ? [`${markdownText(t.label)}: ${markdownText(t.cold.estimate.assumptions.rangeLabel)}`]
+  const ranges = a.targets.flatMap((e) =>
+    e.cold.estimate.assumptions && !e.calibratedOn
+      ? [`${markdownText(e.label)}: ${markdownText(e.cold.estimate.assumptions.rangeLabel)}`]
       : [],
   );
-  if (ranges.length > 0) details.push(`TTFT range ${ranges.join('; ')}.`);
-  const pricing = a.targets.filter((t) => t.pricing.length > 0);
+  if (ranges.length > 0) details.push(t('TTFT range {0}.', ranges.join('; ')));
+  const pricing = a.targets.filter((e) => e.pricing.length > 0);
   if (pricing.length > 0)
     details.push(
-      `Cost assumes: ${pricing.map((t) => `${markdownText(t.label)} — ${markdownText(t.pricing.join('; '))}`).join(' · ')}.`,
+      t(
+        'Cost assumes: {0}.',
+        pricing.map((e) => `${markdownText(e.label)} — ${markdownText(e.pricing.join('; '))}`).join(' · '),
+      ),
     );
   if (a.count.variables.length > 0)
     details.push(
-      `Unfilled variables counted as their literal text: ${a.count.variables.map((v) => markdownCode(v, 80)).join(', ')}`,
+      t(
+        'Unfilled variables counted as their literal text: {0}',
+        a.count.variables.map((v) => markdownCode(v, 80)).join(', '),
+      ),
     );
   lines.push(details.map((d) => `_${d}_`).join('  \n'));
   if (a.problems.length > 0) {
@@ -100,7 +122,7 @@ export function renderHover(
     lines.push(
       '',
       ...ordered.slice(0, 5).map((p) => `$(warning) ${markdownText(p)}`),
-      ...(ordered.length > 5 ? [`… and ${ordered.length - 5} more`] : []),
+      ...(ordered.length > 5 ? [t('… and {0} more', String(ordered.length - 5))] : []),
     );
   }
   return lines.join('\n');

@@ -21,9 +21,9 @@ export class PromptStatusBar implements vscode.Disposable {
   );
 
   constructor() {
-    this.summary.name = 'Prompt Latency Lens: tokens, TTFT and cost';
+    this.summary.name = vscode.l10n.t('Prompt Latency Lens: tokens, TTFT and cost');
     this.summary.command = 'promptLens.compareTargets';
-    this.target.name = 'Prompt Latency Lens: primary target';
+    this.target.name = vscode.l10n.t('Prompt Latency Lens: primary target');
     this.target.command = 'promptLens.selectTarget';
   }
 
@@ -49,7 +49,7 @@ export class PromptStatusBar implements vscode.Disposable {
     } else {
       // A request to the primary target would fail (retired, over the window): the item says so.
       const icon = primary && primary.errors.length > 0 ? '$(error)' : '$(pulse)';
-      this.summary.text = `${icon} ${statusLine(primary?.inputTokens ?? analysis.count.inputTokens, analysis.count.exact, primary)}`;
+      this.summary.text = `${icon} ${statusLine(primary?.inputTokens ?? analysis.count.inputTokens, analysis.count.exact, primary, vscode.l10n.t)}`;
       this.summary.tooltip = tooltip(analysis);
     }
     this.target.text = `$(server) ${primary?.label ?? vscode.l10n.t('no target')}`;
@@ -80,37 +80,40 @@ export class PromptStatusBar implements vscode.Disposable {
 
 /** The always-on instructions, when the workspace has any: every chat request carries them first. */
 function instructionLines(a: DocumentAnalysis): string[] {
+  const t = vscode.l10n.t;
   const b = a.instructions;
   if (!b || b.alwaysOn.length === 0) return [];
-  const files = b.alwaysOn.length === 1 ? '1 file' : `${b.alwaysOn.length} files`;
+  const files = b.alwaysOn.length === 1 ? t('1 file') : t('{0} files', String(b.alwaysOn.length));
+  const over =
+    b.tokens > b.maxTokens ? ` — ${t('over the {0}-token budget', b.maxTokens.toLocaleString('en-US'))}` : '';
   return [
     '',
-    `**Always-on instructions** (${files}, prepended to every chat request): ${formatTokens(b.tokens, a.count.exact)} tokens` +
-      `${b.tokens > b.maxTokens ? ` — over the ${b.maxTokens.toLocaleString('en-US')}-token budget` : ''}`,
+    `${t('**Always-on instructions** ({0}, prepended to every chat request): {1} tokens', files, formatTokens(b.tokens, a.count.exact))}${over}`,
     '',
-    `| on ${markdownText(b.target)} | TTFT added | $/request | $/1,000 requests |`,
+    `| ${t('on {0}', markdownText(b.target))} | ${t('TTFT added')} | ${t('$/request')} | ${t('$/1,000 requests')} |`,
     '|---|---|---|---|',
-    `| cold | +${formatMs(b.cold.ttftMs)} | ${formatUsd(b.cold.costUsd)} | ${formatUsd(scaleUsd(b.cold.costUsd, 1000))} |`,
-    `| warm (${formatTokens(b.cacheableTokens, a.count.exact)} cached) | +${formatMs(b.warm.ttftMs)} | ${formatUsd(b.warm.costUsd)} | ${formatUsd(scaleUsd(b.warm.costUsd, 1000))} |`,
+    `| ${t('cold')} | +${formatMs(b.cold.ttftMs)} | ${formatUsd(b.cold.costUsd)} | ${formatUsd(scaleUsd(b.cold.costUsd, 1000))} |`,
+    `| ${t('warm ({0} cached)', formatTokens(b.cacheableTokens, a.count.exact))} | +${formatMs(b.warm.ttftMs)} | ${formatUsd(b.warm.costUsd)} | ${formatUsd(scaleUsd(b.warm.costUsd, 1000))} |`,
     '',
-    'Sent first and unchanged on every request: the natural cacheable prefix.',
+    t('Sent first and unchanged on every request: the natural cacheable prefix.'),
   ];
 }
 
 function tooltip(a: DocumentAnalysis): vscode.MarkdownString {
+  const t = vscode.l10n.t;
   const markdown = new vscode.MarkdownString(
     [
-      '**Prompt Latency Lens** — per target',
+      t('**Prompt Latency Lens** — per target'),
       '',
-      scenarioLine(a),
+      scenarioLine(a, t),
       '',
-      ...tooltipTable(a),
+      ...tooltipTable(a, t),
       '',
-      ...footnotes(a).map((f) => `_${f}_  `),
+      ...footnotes(a, t).map((f) => `_${f}_  `),
       ...instructionLines(a),
-      ...a.targets.flatMap((t) => t.errors).map((e) => `\n$(error) ${markdownText(e)}`),
+      ...a.targets.flatMap((e) => e.errors).map((e) => `\n$(error) ${markdownText(e)}`),
       '',
-      'Click: compare all targets',
+      t('Click: compare all targets'),
     ].join('\n'),
   );
   markdown.supportThemeIcons = true;

@@ -1,8 +1,10 @@
 // What the status bar, its tooltip and the hover say about each target, built once (no vscode import, so unit
 // tests read it too): the status line, the scenario line (said once per view), the table rows and the footnotes
-// (why a warm cell is blank, the serving stack and scope assumed).
+// (why a warm cell is blank, the serving stack and scope assumed). Words go through `t` (vscode.l10n.t from the
+// surfaces, English by default); numbers and their formatting do not change with the language.
 import { formatMs, formatRange, formatTokens, formatUsd } from '../../core/format';
 import { cachedLabel, workloadLabel } from '../../core/estimate/scenarios';
+import { english, type Translate } from '../../core/l10n';
 import { markdownText } from '../../core/markdown';
 import type { TargetEstimate } from '../../core/analysis/targetEstimates';
 import type { DocumentAnalysis } from '../analysis/analyzer';
@@ -14,71 +16,87 @@ const GAP = '\u2007\u2007';
  * "Cold and warm at 8 concurrent requests, 256 output tokens (interactive profile); warm: 2,048 of 5,788 tokens
  * cached, the static prefix." — every figure below it belongs to one of these two scenarios.
  */
-export function scenarioLine(a: DocumentAnalysis): string {
+export function scenarioLine(a: DocumentAnalysis, t: Translate = english): string {
   const primary = a.targets[0];
-  const warm = primary?.warm ?? a.targets.find((t) => t.warm)?.warm;
+  const warm = primary?.warm ?? a.targets.find((e) => e.warm)?.warm;
   const cached = warm
-    ? ` Warm: ${cachedLabel(warm.scenario)} (${prefixLabel(a.cacheable?.source ?? 'static')}), served from the cache.`
+    ? ` ${t('Warm: {0} ({1}), served from the cache.', cachedLabel(warm.scenario, t), prefixLabel(a.cacheable?.source ?? 'static', t))}`
     : '';
-  return `_Cold and warm at ${workloadLabel(a.profile)} (${a.profile.name} profile).${cached}_`;
+  return `_${t('Cold and warm at {0} ({1} profile).', workloadLabel(a.profile, t), a.profile.name)}${cached}_`;
 }
 
 /** Where the cached prefix ends, in words. */
-function prefixLabel(source: string): string {
-  if (source === 'static') return 'the static prefix, up to the first dynamic part';
-  if (source === 'shared with other prompts') return 'the prefix shared with other prompts';
-  return `the ${source}`;
+function prefixLabel(source: string, t: Translate): string {
+  if (source === 'static') return t('the static prefix, up to the first dynamic part');
+  if (source === 'shared with other prompts') return t('the prefix shared with other prompts');
+  return t('the {0}', source);
 }
 
 /** One short mark per target without a warm figure, explained in footnotes (¹ ² …). */
-export function warmNotes(targets: readonly TargetEstimate[]): {
-  mark: (t: TargetEstimate) => string;
+export function warmNotes(
+  targets: readonly TargetEstimate[],
+  t: Translate = english,
+): {
+  mark: (target: TargetEstimate) => string;
   lines: string[];
 } {
-  const reasons = [...new Set(targets.filter((t) => !t.warm && t.noWarm).map((t) => t.noWarm as string))];
+  const reasons = [...new Set(targets.filter((e) => !e.warm && e.noWarm).map((e) => e.noWarm as string))];
   const marks = ['¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
   const markOf = (reason: string) => marks[reasons.indexOf(reason)] ?? '*';
   return {
-    mark: (t) => (t.warm || !t.noWarm ? '' : markOf(t.noWarm)),
-    lines: reasons.map((r) => `${markOf(r)} no warm figure: ${markdownText(r)}`),
+    mark: (e) => (e.warm || !e.noWarm ? '' : markOf(e.noWarm)),
+    lines: reasons.map((r) => `${markOf(r)} ${t('no warm figure: {0}', markdownText(r))}`),
   };
 }
 
 /** The hover's table: TTFT cold (with its range) and warm, TPOT, cold E2E and $/call, $ per 1,000 calls. */
-export function hoverTable(a: DocumentAnalysis): string[] {
-  const notes = warmNotes(a.targets);
+export function hoverTable(a: DocumentAnalysis, t: Translate = english): string[] {
+  const notes = warmNotes(a.targets, t);
   return [
-    `| target | TTFT cold | TTFT warm | TPOT | E2E cold | $/call cold | $/1k calls |`,
+    tableRow([
+      t('target'),
+      t('TTFT cold'),
+      t('TTFT warm'),
+      t('TPOT'),
+      t('E2E cold'),
+      t('$/call cold'),
+      t('$/1k calls'),
+    ]),
     '|:--|--:|--:|--:|--:|--:|--:|',
-    ...a.targets.map((t) => {
-      const calibrated = t.calibratedOn ? ` · calibrated (${markdownText(t.calibratedOn)})` : '';
+    ...a.targets.map((e) => {
+      const calibrated = e.calibratedOn ? ` · ${t('calibrated ({0})', markdownText(e.calibratedOn))}` : '';
       const cells = [
-        formatRange(t.cold.ttftMs),
-        t.warm ? formatMs(t.warm.ttftMs.p50) : `–${notes.mark(t)}`,
-        formatMs(t.cold.tpotMs.p50),
-        formatMs(t.cold.e2eMs.p50),
-        formatUsd(t.cold.costUsd),
-        formatUsd((t.warm ?? t.cold).costPer1kCallsUsd),
+        formatRange(e.cold.ttftMs),
+        e.warm ? formatMs(e.warm.ttftMs.p50) : `–${notes.mark(e)}`,
+        formatMs(e.cold.tpotMs.p50),
+        formatMs(e.cold.e2eMs.p50),
+        formatUsd(e.cold.costUsd),
+        formatUsd((e.warm ?? e.cold).costPer1kCallsUsd),
       ];
-      return `| ${markdownText(t.label)}${calibrated} | ${cells.map((c) => `${GAP}${c}`).join(' | ')} |`;
+      return `| ${markdownText(e.label)}${calibrated} | ${cells.map((c) => `${GAP}${c}`).join(' | ')} |`;
     }),
   ];
 }
 
+/** A Markdown table row of (already translated) header cells. */
+function tableRow(cells: string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
 /** The status bar tooltip's table: tokens per target (tokenizers differ), TTFT cold and warm, cold $/call. */
-export function tooltipTable(a: DocumentAnalysis): string[] {
-  const notes = warmNotes(a.targets);
+export function tooltipTable(a: DocumentAnalysis, t: Translate = english): string[] {
+  const notes = warmNotes(a.targets, t);
   return [
-    '| target | tokens | TTFT cold | TTFT warm | TPOT | $/call cold |',
+    tableRow([t('target'), t('tokens'), t('TTFT cold'), t('TTFT warm'), t('TPOT'), t('$/call cold')]),
     '|:--|--:|--:|--:|--:|--:|',
     ...a.targets.map(
-      (t) =>
-        `| ${markdownText(t.label)} | ${[
-          formatTokens(t.inputTokens, t.exact),
-          formatMs(t.cold.ttftMs.p50),
-          t.warm ? formatMs(t.warm.ttftMs.p50) : `–${notes.mark(t)}`,
-          formatMs(t.cold.tpotMs.p50),
-          formatUsd(t.cold.costUsd),
+      (e) =>
+        `| ${markdownText(e.label)} | ${[
+          formatTokens(e.inputTokens, e.exact),
+          formatMs(e.cold.ttftMs.p50),
+          e.warm ? formatMs(e.warm.ttftMs.p50) : `–${notes.mark(e)}`,
+          formatMs(e.cold.tpotMs.p50),
+          formatUsd(e.cold.costUsd),
         ]
           .map((c) => `${GAP}${c}`)
           .join(' | ')} |`,
@@ -87,20 +105,28 @@ export function tooltipTable(a: DocumentAnalysis): string[] {
 }
 
 /** Footnotes under either table: blank warm cells, and what each target's latency assumes. */
-export function footnotes(a: DocumentAnalysis): string[] {
-  return [...warmNotes(a.targets).lines, `Serving: ${a.targets.map((t) => `${t.label} — ${t.serving}`).join('; ')}.`];
+export function footnotes(a: DocumentAnalysis, t: Translate = english): string[] {
+  return [
+    ...warmNotes(a.targets, t).lines,
+    t('Serving: {0}.', a.targets.map((e) => `${e.label} — ${e.serving}`).join('; ')),
+  ];
 }
 
 /**
  * The status bar line: `12,480 tok · TTFT 1.1 s cold · 310 ms warm · $0.031/call`. The headline is the cold TTFT
  * (what a first-time user waits); warm is beside it only when a real cacheable prefix exists.
  */
-export function statusLine(inputTokens: number, exact: boolean, primary: TargetEstimate | undefined): string {
-  const tokens = `${formatTokens(inputTokens, exact)} tok`;
+export function statusLine(
+  inputTokens: number,
+  exact: boolean,
+  primary: TargetEstimate | undefined,
+  t: Translate = english,
+): string {
+  const tokens = t('{0} tok', formatTokens(inputTokens, exact));
   if (!primary) return tokens;
   const cold = formatMs(primary.cold.ttftMs.p50);
   // A warm figure that reads the same as the cold one (a few cached tokens) says nothing here; the tooltip has it.
   const warmMs = primary.warm ? formatMs(primary.warm.ttftMs.p50) : cold;
-  const warm = warmMs === cold ? '' : ` · ${warmMs} warm`;
-  return `${tokens} · TTFT ${cold} cold${warm} · ${formatUsd(primary.cold.costUsd)}/call`;
+  const warm = warmMs === cold ? '' : ` · ${t('{0} warm', warmMs)}`;
+  return t('{0} · TTFT {1} cold{2} · {3}/call', tokens, cold, warm, formatUsd(primary.cold.costUsd));
 }

@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, cleanWorkbench, queryWorkbench, screenshot, waitFor, workspaceFile } from '../helpers';
+import type { EndpointConfig } from '../../../src/core/bench/endpoints';
+import type { BenchResult } from '../../../src/core/bench/result';
+import {
+  EXTENSION_ID,
+  cleanWorkbench,
+  hoverTexts,
+  queryWorkbench,
+  screenshot,
+  waitFor,
+  workspaceFile,
+} from '../helpers';
 
 /** A model row as a user might write it, with one misspelt key (contextWindw). */
 const MISSPELT_TABLE = {
@@ -108,8 +118,36 @@ async function installedWalkthrough(): Promise<Walkthrough> {
   };
 }
 
+/** The commands a step's buttons run, in order. */
+function buttonCommands(step: Walkthrough['steps'][number]): string[] {
+  return [...step.description.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1]!);
+}
+
+/** Reverts and closes untitled editors (the example prompt): closing a dirty one would ask to save, modally. */
+async function closeUntitled(): Promise<void> {
+  for (const document of vscode.workspace.textDocuments.filter((d) => d.isUntitled && !d.isClosed)) {
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+}
+
+/** Opens the example prompt with the first step's button; resolves with its (untitled) document. */
+async function openExample(): Promise<vscode.TextDocument> {
+  const before = vscode.window.activeTextEditor;
+  await vscode.commands.executeCommand('promptLens.openExamplePrompt');
+  const example = await waitFor('the example prompt', () =>
+    vscode.window.activeTextEditor !== before && vscode.window.activeTextEditor?.document.languageId === 'prompty'
+      ? vscode.window.activeTextEditor.document
+      : undefined,
+  );
+  assert.ok(example.isUntitled);
+  return example;
+}
+
 describe('marketplace: the Getting Started walkthrough', () => {
   const category = `${EXTENSION_ID}#gettingStarted`;
+  const stepChecked = async (name: string, id: string) =>
+    (await queryWorkbench(name, `[data-done-step-id="${category}#${id}"]`))[0]?.attributes['aria-checked'];
 
   it('is registered: Open Walkthrough shows its five steps in the workbench, and the commands they use exist', async () => {
     await cleanWorkbench();
@@ -138,12 +176,84 @@ describe('marketplace: the Getting Started walkthrough', () => {
     const known = new Set(await vscode.commands.getCommands(true));
     for (const step of walkthrough.steps) {
       const used = [
-        ...[...step.description.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1]!),
+        ...buttonCommands(step),
         ...step.completionEvents.filter((e) => e.startsWith('onCommand:')).map((e) => e.slice('onCommand:'.length)),
       ];
       for (const command of used) assert.ok(known.has(command), `${step.id}: ${command} is not a command here`);
     }
     await screenshot('walkthrough');
+    // VS Code creates its walkthroughs service on this first Open Walkthrough, after earlier suites' hovers:
+    // the hover step must not be checked yet (the hover's context key is a pulse, false between hovers).
+    assert.equal(await stepChecked('walkthrough-hover-before', 'hover'), 'false');
+  });
+
+  it('its first step is checked once the example prompt has been hovered', async () => {
+    const example = await openExample();
+    const hover = await waitFor(
+      'the hover of the example prompt',
+      async () => {
+        const texts = await hoverTexts(example.uri, new vscode.Position(25, 3));
+        return texts.some((t) => /Prompt Latency Lens/.test(t)) ? texts : undefined;
+      },
+      60_000,
+    );
+    assert.match(hover.join('\n'), /tokens/);
+    await vscode.window.showTextDocument(example);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', category, false);
+    await waitFor(
+      'the hover step checked',
+      async () => ((await stepChecked('walkthrough-hover-after', 'hover')) === 'true' ? true : undefined),
+      30_000,
+    );
+  });
+});
+
+describe("marketplace: the walkthrough's benchmark step runs against a simulator the extension starts", () => {
+  const config = () => vscode.workspace.getConfiguration('promptLens');
+  const SMALL_RUN = { 'benchmark.requests': 3, 'benchmark.concurrency': [1], 'benchmark.maxTokens': 8 };
+
+  before(async () => {
+    for (const [key, value] of Object.entries(SMALL_RUN))
+      await config().update(key, value, vscode.ConfigurationTarget.Workspace);
+  });
+  after(async () => {
+    await closeUntitled();
+    await vscode.commands.executeCommand('promptLens.stopSimulator');
+    for (const key of Object.keys(SMALL_RUN))
+      await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
+    await cleanWorkbench();
+  });
+
+  it("Start Local Simulator (the step's first button) serves on 127.0.0.1, and Benchmark This Prompt of the example completes against it, no endpoint setting written", async () => {
+    await cleanWorkbench();
+    const endpointsBefore = JSON.stringify(config().inspect('endpoints'));
+    assert.deepEqual(config().get('endpoints'), [], 'no endpoint in settings: the simulator is the one offered');
+    const step = (await installedWalkthrough()).steps.find((s) => s.id === 'benchmark')!;
+    const [start, benchmark] = buttonCommands(step);
+    assert.deepEqual([start, benchmark], ['promptLens.startSimulator', 'promptLens.benchmarkPrompt']);
+    const endpoint = await vscode.commands.executeCommand<EndpointConfig | undefined>(start!);
+    assert.ok(endpoint, 'the simulator did not start');
+    assert.match(endpoint.baseUrl, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    const models = (await (await fetch(`${endpoint.baseUrl}/models`)).json()) as { data: Array<{ id: string }> };
+    assert.deepEqual(
+      models.data.map((m) => m.id),
+      [endpoint.model],
+    );
+
+    await openExample();
+    // As the step's second button runs it: no file, no endpoint name (the simulator was offered first).
+    const result = await vscode.commands.executeCommand<BenchResult | undefined>(benchmark!);
+    assert.ok(result, 'no benchmark result');
+    assert.equal(result.partial, false);
+    assert.equal(result.endpoint.baseUrl, endpoint.baseUrl);
+    const requests = result.modes.flatMap((m) => m.levels.flatMap((l) => l.requests));
+    assert.ok(requests.length >= 3 && requests.every((r) => r.ok), JSON.stringify(requests.map((r) => r.error)));
+    assert.ok(result.prediction?.ttftMs !== undefined, 'the simulator endpoint names its target: a prediction');
+    assert.equal(JSON.stringify(config().inspect('endpoints')), endpointsBefore, 'promptLens.endpoints changed');
+
+    await vscode.commands.executeCommand('promptLens.stopSimulator');
+    await assert.rejects(fetch(`${endpoint.baseUrl}/models`), 'the simulator still answers after Stop');
   });
 });
 
@@ -201,7 +311,7 @@ async function scopesAt(editor: vscode.TextEditor, needle: string): Promise<stri
 }
 
 describe('marketplace: syntax highlighting in the real editor', () => {
-  removeAfterwards('highlight.prompt', 'highlight.prompty');
+  removeAfterwards('highlight.prompt', 'highlight.prompty', 'highlight.prompt.yml');
   for (const file of ['highlight.prompt', 'highlight.prompty']) {
     it(`${file}: role markers, template blocks and variables, retrieved-context tags, pragmas and YAML front matter get the grammar's scopes`, async () => {
       await cleanWorkbench();
@@ -220,9 +330,47 @@ describe('marketplace: syntax highlighting in the real editor', () => {
     });
   }
 
+  it('highlight.prompt.yml: a template variable inside a YAML string gets the injection scope', async () => {
+    await cleanWorkbench();
+    const uri = workspaceFile('highlight.prompt.yml');
+    const text = ['messages:', '  - role: user', '    content: Summarise this for {{audience}}.', ''].join('\n');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    await vscode.commands.executeCommand('editor.action.inspectTMScopes');
+    try {
+      const variable = await scopesAt(editor, 'audience');
+      assert.ok(variable.includes('variable.other.template.prompt-lens'), variable.join(' '));
+      assert.ok(
+        variable.some((s) => s.startsWith('string.')),
+        `still inside the YAML string: ${variable.join(' ')}`,
+      );
+      const key = await scopesAt(editor, 'content');
+      assert.ok(!key.includes('variable.other.template.prompt-lens'), key.join(' '));
+    } finally {
+      await vscode.commands.executeCommand('editor.action.inspectTMScopes');
+    }
+  });
+
   it('screenshot: a highlighted prompt', async () => {
     await cleanWorkbench();
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(workspaceFile('highlight.prompty')));
     await screenshot('highlighted-prompt');
   });
+});
+
+describe('marketplace: the language configuration closes {{ with }}', () => {
+  removeAfterwards('autoclose.prompt', 'autoclose.prompty');
+  for (const file of ['autoclose.prompty', 'autoclose.prompt'])
+    it(`${file}: typing {{ in the editor gives {{}}, and the variable is typed between them`, async () => {
+      await cleanWorkbench();
+      const uri = workspaceFile(file);
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('user:\nHello \n'));
+      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+      const end = new vscode.Position(1, 'Hello '.length);
+      editor.selection = new vscode.Selection(end, end);
+      // `type` is the editor's own typing path (what a keystroke runs): auto-closing applies to it.
+      for (const text of ['{', '{', 'name']) await vscode.commands.executeCommand('type', { text });
+      assert.equal(editor.document.lineAt(1).text, 'Hello {{name}}');
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    });
 });

@@ -5,6 +5,7 @@ import Ajv from 'ajv';
 import {
   AGENT_TOOLS,
   languageModelToolContributions,
+  languageModelToolNls,
   type AgentToolDefinition,
 } from '../../../src/core/agentTools/definitions';
 
@@ -18,6 +19,16 @@ const editorTools = Object.values(AGENT_TOOLS as Record<string, AgentToolDefinit
 describe('VS Code language-model tools (package.json, generated from the agent tools and their zod inputs)', () => {
   it('package.json contributes.languageModelTools is what `npm run schemas` writes today', () => {
     assert.deepEqual(contributed, languageModelToolContributions(), 'run `npm run schemas`');
+  });
+
+  it("package.nls.json holds each tool's display name and description, as `npm run schemas` writes them", () => {
+    const nls = JSON.parse(readFileSync(join(__dirname, '../../../package.nls.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
+    const written = Object.fromEntries(Object.entries(nls).filter(([key]) => key.startsWith('languageModelTool.')));
+    assert.deepEqual(written, languageModelToolNls(), 'run `npm run schemas`');
+    assert.equal(Object.keys(written).length, 2 * editorTools.length);
   });
 
   it('contributes promptLens_analyzePrompt, _compareTargets and _workspaceReport, each with its own #reference', () => {

@@ -48,6 +48,10 @@ function userVisibleStrings(m: Json): Array<[string, unknown]> {
       if ('altText' in media) found.push([`step ${String(step.id)}.altText`, media.altText]);
     }
   }
+  for (const tool of asObjects(c.languageModelTools)) {
+    found.push([`languageModelTool ${String(tool.name)}.displayName`, tool.displayName]);
+    found.push([`languageModelTool ${String(tool.name)}.userDescription`, tool.userDescription]);
+  }
   for (const group of Object.values((c.viewsContainers ?? {}) as Record<string, Json[]>))
     for (const container of group) found.push([`viewsContainer ${String(container.id)}.title`, container.title]);
   for (const group of Object.values((c.views ?? {}) as Record<string, Json[]>))
@@ -77,13 +81,14 @@ describe('manifest: localisation (package.nls.json)', () => {
     );
   });
 
-  it('finds a literal title (the check can fail)', () => {
+  it('finds a literal title and a literal tool name (the check can fail)', () => {
     const tampered = structuredClone(manifest) as Json;
     asObjects((tampered.contributes as Json).commands)[0]!.title = 'Open an Example Prompt';
+    asObjects((tampered.contributes as Json).languageModelTools)[0]!.displayName = 'Prompt latency and cost';
     const literal = userVisibleStrings(tampered).filter(([, v]) => !/^%[^%\s]+%$/.test(v as string));
     assert.deepEqual(
       literal.map(([where]) => where),
-      ['promptLens.openExamplePrompt.title'],
+      ['promptLens.openExamplePrompt.title', 'languageModelTool promptLens_analyzePrompt.displayName'],
     );
   });
 });

@@ -156,3 +156,42 @@ describe('TextMate grammar: .prompt, .prompt.md (VS Code "prompt" language) and 
     assert.deepEqual(alternation?.[1]?.split('|'), [...defaults]);
   });
 });
+
+/** A GitHub Models .prompt.yml, with a workflow expression and a Helm value beside the prompt's variables. */
+const PROMPT_YML = [
+  'name: Summarise an issue',
+  'model: openai/gpt-4o',
+  'messages:',
+  '  - role: system',
+  '    content: You summarise issues for {{audience}}.',
+  '  - role: user',
+  '    content: |',
+  '      Title: {{ issue.title }}',
+  '      Body: {{body}}',
+  '# not a {{comment_variable}}',
+  'ref: ${{ github.ref }}',
+  'image: "{{ .Values.image }}"',
+].join('\n');
+
+describe("TextMate grammar: .prompt.yml (VS Code's YAML grammar with our injection)", () => {
+  let yaml: IGrammar;
+  before(async () => {
+    yaml = (await (await registry()).loadGrammar('source.yaml'))!;
+    assert.ok(yaml);
+  });
+  const at = (needle: string) => scopesOf(yaml, PROMPT_YML, needle);
+
+  it('template variables inside YAML strings (plain, block) get the template scopes', () => {
+    for (const needle of ['audience', 'issue.title', 'body}}']) {
+      const scopes = at(needle);
+      assert.ok(has(scopes, 'variable.other.template.prompt-lens'), `"${needle}": ${scopes.join(' ')}`);
+      assert.ok(has(scopes, 'string'), `"${needle}" is still inside the YAML string: ${scopes.join(' ')}`);
+    }
+    assert.ok(has(at('{{audience'), 'punctuation.definition.template.begin.prompt-lens'));
+  });
+
+  it('leaves comments, keys, GitHub Actions ${{ }} and Helm {{ .Values }} alone', () => {
+    for (const needle of ['comment_variable', 'github.ref', '.Values', 'messages', 'role'])
+      assert.ok(!has(at(needle), 'variable.other.template.prompt-lens'), `"${needle}": ${at(needle).join(' ')}`);
+  });
+});

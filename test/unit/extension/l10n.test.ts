@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import ts from 'typescript';
 import { ROOT } from '../helpers/packaging';
 
 /**
@@ -44,12 +45,99 @@ export function literalUserStrings(source: string): string[] {
   return found;
 }
 
+/**
+ * The Markdown the hover and the status bar tooltip show is built from many small pieces, not in one call: in
+ * these files every literal with words in it must be the message of a `t(…)` / `vscode.l10n.t(…)` call.
+ * Left alone: ids and keys (one word, no spaces), comparisons with data (`source === 'static'`), log lines,
+ * code spans, errors, imports.
+ */
+const MARKDOWN_SURFACES = [
+  'src/extension/surfaces/hover.ts',
+  'src/extension/surfaces/statusBar.ts',
+  'src/extension/surfaces/targetTable.ts',
+  'src/extension/surfaces/cheapest.ts',
+];
+
+/** Text a user reads: letters once substitutions and `$(icon)`s are gone, and more than an id or key. */
+const readable = (text: string) => {
+  const bare = text.replace(/\$\{[^}]*\}|\$\([\w-]+\)/g, '');
+  return /[A-Za-z]{3,}/.test(bare) && !/^[\w.$/-]*$/.test(bare);
+};
+
+const isTranslateCall = (node: ts.Node) =>
+  ts.isCallExpression(node) && /^(?:(?:vscode\.)?l10n\.)?t$/.test(node.expression.getText());
+
+/** Why a literal need not be translated, looking up from it; false when it must be. */
+function exempt(node: ts.Node): boolean {
+  for (let child = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
+    if (ts.isCallExpression(parent)) {
+      if (isTranslateCall(parent)) return parent.arguments[0] === child;
+      // Log lines stay English; a code span quotes the file (`model: …`), it is not prose.
+      if (/^(?:log\.\w+|markdownCode)$/.test(parent.expression.getText())) return true;
+    }
+    if (ts.isNewExpression(parent) && /Error$/.test(parent.expression.getText())) return true;
+    if (ts.isImportDeclaration(parent)) return true;
+    if (
+      ts.isBinaryExpression(parent) &&
+      [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(
+        parent.operatorToken.kind,
+      )
+    )
+      return true;
+  }
+  return false;
+}
+
+/** Every literal with words in a Markdown-building source that no t(…) translates. */
+export function untranslatedLiterals(source: string): string[] {
+  const file = ts.createSourceFile('surface.ts', source, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    const text =
+      ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)
+        ? node.text
+        : ts.isTemplateExpression(node)
+          ? [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join('${}')
+          : undefined;
+    if (text !== undefined && readable(text) && !exempt(node)) found.push(text);
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
 describe('localisation: runtime strings in src/extension', () => {
   it('every notification, title, placeholder, label and status bar text goes through vscode.l10n.t', () => {
     const offenders = sourceFiles(join(ROOT, 'src/extension')).flatMap((file) =>
       literalUserStrings(readFileSync(file, 'utf8')).map((l) => `${relative(ROOT, file)}: ${l}`),
     );
     assert.deepEqual(offenders, []);
+  });
+
+  it('the hover and status bar tooltip Markdown: every piece with words goes through t / vscode.l10n.t', () => {
+    const offenders = MARKDOWN_SURFACES.flatMap((file) =>
+      untranslatedLiterals(readFileSync(join(ROOT, file), 'utf8')).map((l) => `${file}: ${l}`),
+    );
+    assert.deepEqual(offenders, []);
+  });
+
+  it('finds an untranslated piece of Markdown (the check can fail)', () => {
+    assert.deepEqual(
+      untranslatedLiterals(
+        [
+          "lines.push(`**Prompt Latency Lens** · primary target ${code}`, '');",
+          "const head = ['| target | TTFT cold |', '|:--|--:|'];",
+          "const cell = t('TTFT cold');",
+          "const text = t('Tokens: {0}', parts.join(' · '));",
+          "if (source === 'shared with other prompts') return t('the prefix shared with other prompts');",
+          "const line = `${t('no warm figure: {0}', reason)} — ${'click to compare'}`;",
+          'log.info(`comparison of ${name} failed`);',
+          "import { x } from '../../core/some module';",
+          "const id = 'promptLens.summary';",
+        ].join('\n'),
+      ),
+      ['**Prompt Latency Lens** · primary target ${}', '| target | TTFT cold |', 'click to compare'],
+    );
   });
 
   it('finds a literal message, title or status bar text (the check can fail)', () => {
