@@ -12,6 +12,11 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('architecture', () => {
+  it("the README stays the user's page: under 20,000 bytes (detail goes to docs/)", () => {
+    const bytes = statSync(join(__dirname, '../../../README.md')).size;
+    assert.ok(bytes < 20_000, `README.md is ${bytes} bytes; move detail to docs/ or CONTRIBUTING.md`);
+  });
+
   it('src/core never imports vscode (it must run in plain Node and the CLI)', () => {
     const files = sourceFiles(CORE);
     assert.ok(files.length > 0, 'no core sources found');
