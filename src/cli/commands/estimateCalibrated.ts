@@ -1,5 +1,10 @@
 import { calibratedLatency, type CalibratedLatency } from '../../core/calibrate/predict';
-import { basisTokens, parseCalibrationFile, type CalibrationFile } from '../../core/calibrate/profileFile';
+import {
+  basisTokens,
+  parseCalibrationFile,
+  tokenCorrection,
+  type CalibrationFile,
+} from '../../core/calibrate/profileFile';
 import {
   DEFAULT_OUTPUT_TOKENS,
   estimate,
@@ -138,7 +143,8 @@ async function inputTokens(
   return {
     tokens: basisTokens(profile, local.tokens),
     localTokens: local.tokens,
-    label: `endpoint tokens, mapped from ${formatCount(local.tokens)} ${local.tokenizer} tokens`,
+    label:
+      `endpoint tokens: ${formatCount(local.tokens)} ${local.tokenizer} tokens ${tokenCorrection(profile) ?? ''}`.trimEnd(),
     exact: false,
   };
 }

@@ -203,6 +203,19 @@ function tokenMap(lengths: readonly LengthRecord[]): CalibrationFile['tokens']['
   };
 }
 
+/**
+ * The endpoint's correction of local counts, in words: "corrected from N requests (billed ≈ a + b × local)", N being
+ * the successful requests whose reported prompt tokens the map was fitted on; undefined when the profile counts
+ * locally (the endpoint reported no usage).
+ */
+export function tokenCorrection(file: Pick<CalibrationFile, 'tokens' | 'lengths'>): string | undefined {
+  if (file.tokens.basis !== 'usage') return undefined;
+  const requests = file.lengths.reduce((n, l) => n + l.requests - l.failed, 0);
+  const { intercept, perLocalToken } = file.tokens.tokenMap;
+  const sign = intercept < 0 ? '−' : '+';
+  return `corrected from ${requests} requests (billed ≈ ${perLocalToken.toFixed(4)} × local ${sign} ${Math.abs(intercept).toFixed(1)})`;
+}
+
 /** A profile's tokens for a prompt counted locally with its `localTokenizer`. */
 export function basisTokens(file: Pick<CalibrationFile, 'tokens'>, localTokens: number): number {
   const { intercept, perLocalToken } = file.tokens.tokenMap;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { runCli } from '../../../src/cli/main';
 import { profileTtftMs } from '../../../src/core/calibrate/predict';
-import { parseCalibrationFile, type CalibrationFile } from '../../../src/core/calibrate/profileFile';
+import { basisTokens, parseCalibrationFile, type CalibrationFile } from '../../../src/core/calibrate/profileFile';
 import { startSimulator, type RunningSimulator } from '../../../src/core/sim/server';
 import { lockstepClock } from '../helpers/lockstepClock';
 import { memoryIo } from '../helpers/memoryIo';
@@ -83,7 +83,14 @@ describe('prompt-lens calibrate and estimate --calibration', () => {
     assert.match(json.notes.join('\n'), /beyond the longest calibrated length/);
     const text = memoryIo(files);
     assert.equal(await runCli(['estimate', 'p.prompt', '--calibration', '/profile.json'], text), 0, text.stderr);
-    assert.match(text.stdout, /calibrated profile, no target\): [\d,]+ input tokens \(endpoint tokens, mapped from/);
+    const requests = profile.lengths.reduce((n, l) => n + l.requests - l.failed, 0);
+    assert.ok(requests > 0);
+    const corrected = new RegExp(
+      String.raw`calibrated profile, no target\): ([\d,]+) input tokens \(endpoint tokens: ([\d,]+) \S+ tokens corrected from ${requests} requests \(billed ≈ [\d.]+ × local [+−] [\d.]+\)\)`,
+    );
+    const [, billed, local] = corrected.exec(text.stdout) ?? assert.fail(text.stdout);
+    const n = (s: string | undefined) => Number(s!.replaceAll(',', ''));
+    assert.equal(n(billed), basisTokens(profile, n(local)));
     const queue = memoryIo(files);
     assert.equal(
       await runCli(['estimate', '--tokens', '10', '--calibration', '/profile.json', '--concurrency', '4'], queue),

@@ -6,6 +6,7 @@ import {
   calibrationFileText,
   localProfile,
   parseCalibrationFile,
+  tokenCorrection,
   type CalibrationInput,
   type LengthRecord,
 } from '../../../../src/core/calibrate/profileFile';
@@ -59,6 +60,16 @@ describe('calibration profile file', () => {
       [100, 200, 400],
     );
     assert.ok(Math.abs(built.file.profile.msPerInputToken - 0.9) < 1e-9);
+  });
+
+  it('words the per-endpoint correction with the successful requests it was fitted on; none without usage', () => {
+    const failedOne = { ...length(1, 400), failed: 1, ttftMs: [8 + 0.3 * 1220] };
+    const built = buildCalibrationFile(input([length(0.25, 100), length(0.5, 200), failedOne]));
+    assert.ok(built.ok);
+    assert.equal(tokenCorrection(built.file), 'corrected from 8 requests (billed ≈ 3.0000 × local + 20.0)');
+    const local = buildCalibrationFile(input([length(0.25, 100), length(0.5, 200, false), length(1, 400)]));
+    assert.ok(local.ok);
+    assert.equal(tokenCorrection(local.file), undefined);
   });
 
   it('in local tokens predicts what the endpoint-token fit predicts through the map, quadratic term included', () => {
