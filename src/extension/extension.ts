@@ -49,6 +49,11 @@ export interface PromptLensApi {
   /** Vocabularies loaded in the extension host itself (analysis loads them in its worker only). */
   hostVocabularies(): string[];
   analysisWorkerRunning(): boolean;
+  /**
+   * The clock Calibrate Endpoint times requests on: a test gives the clock of a simulator on virtual
+   * time, so the fit is exact under any load; undefined restores performance.now.
+   */
+  useCalibrationClock(now: (() => number) | undefined): void;
 }
 
 /**
@@ -154,6 +159,7 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
     lastTargetChange: () => switcher.lastMessage,
     historyRoot: () => bench.storage,
     logLines: () => log.recent(),
+    useCalibrationClock: bench.useCalibrationClock,
   };
 }
 

@@ -37,6 +37,8 @@ export interface BenchDeps {
   inFlight: Set<AbortController>;
   /** The simulator started from the extension: an endpoint of this session, beside promptLens.endpoints. */
   simulator: LocalSimulator;
+  /** The clock calibration times requests on; unset: performance.now (tests set a simulator's virtual clock). */
+  now?: () => number;
 }
 
 const LAST_ENDPOINT = 'promptLens.lastEndpoint';

@@ -71,6 +71,7 @@ export async function calibrateEndpoint(
         countLocal: (prefix) => messageTokenCounter(prefix)(localTokenizer, targetModelId(target)),
         countTokens: (t) => output.count(t),
         signal: abort.signal,
+        ...(deps.now ? { now: deps.now } : {}),
         onProgress: (p) =>
           progress.report({
             message: vscode.l10n.t('{0}/{1} requests', p.done, p.total),

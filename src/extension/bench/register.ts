@@ -72,7 +72,13 @@ export function registerBenchmark(
   calibrations: Calibrations,
   analyzer: PromptAnalyzer,
   onCalibrated: () => void,
-): { panel: ResultsPanel; storage: string; disposables: vscode.Disposable[]; stopRuns: () => Promise<void> } {
+): {
+  panel: ResultsPanel;
+  storage: string;
+  disposables: vscode.Disposable[];
+  stopRuns: () => Promise<void>;
+  useCalibrationClock: (now: (() => number) | undefined) => void;
+} {
   const panel = new ResultsPanel(context.extensionUri);
   const keys = new ApiKeys(context.secrets);
   const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
@@ -152,5 +158,9 @@ export function registerBenchmark(
     if (running)
       await Promise.race([running.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 4000))]);
   };
-  return { panel, storage, disposables, stopRuns };
+  const useCalibrationClock = (now: (() => number) | undefined) => {
+    if (now) deps.now = now;
+    else delete deps.now;
+  };
+  return { panel, storage, disposables, stopRuns, useCalibrationClock };
 }

@@ -10,6 +10,7 @@ import { formatMs } from '../../../src/core/format';
 import { linearLatencyModel } from '../../../src/core/sim/latencyModel';
 import { startSimulator } from '../../../src/core/sim/server';
 import { promptHash } from '../../../src/extension/bench/history';
+import { lockstepClock } from '../../unit/helpers/lockstepClock';
 import {
   cleanWorkbench,
   extensionApi,
@@ -38,24 +39,19 @@ describe('benchmark this prompt', () => {
   let sim: Awaited<ReturnType<typeof startSimulator>>;
   const config = () => vscode.workspace.getConfiguration('promptLens');
 
+  // Known delays: 30 ms prefill base + 20,000 prompt tokens/s, 5 ms per output token.
+  const latency = linearLatencyModel({
+    prefillBaseMs: 30,
+    prefillTokensPerSecond: 20_000,
+    tpotBaseMs: 5,
+    tpotMsPer1kContext: 0,
+    tpotMsPerExtraSequence: 0,
+  });
+  const simEndpoint = () => ({ name: 'sim', baseUrl: sim.url, model: sim.model, target: 'llama-3.1-8b@1xh100-sxm' });
+
   before(async () => {
-    // Known delays: 30 ms prefill base + 20,000 prompt tokens/s, 5 ms per output token.
-    sim = await startSimulator({
-      port: 0,
-      latency: linearLatencyModel({
-        prefillBaseMs: 30,
-        prefillTokensPerSecond: 20_000,
-        tpotBaseMs: 5,
-        tpotMsPer1kContext: 0,
-        tpotMsPerExtraSequence: 0,
-      }),
-      defaultMaxTokens: 12,
-    });
-    await config().update(
-      'endpoints',
-      [{ name: 'sim', baseUrl: sim.url, model: sim.model, target: 'llama-3.1-8b@1xh100-sxm' }],
-      vscode.ConfigurationTarget.Workspace,
-    );
+    sim = await startSimulator({ port: 0, latency, defaultMaxTokens: 12 });
+    await config().update('endpoints', [simEndpoint()], vscode.ConfigurationTarget.Workspace);
     await config().update('benchmark.requests', 6, vscode.ConfigurationTarget.Workspace);
     await config().update('benchmark.concurrency', [1, 2], vscode.ConfigurationTarget.Workspace);
     await config().update('benchmark.maxTokens', 12, vscode.ConfigurationTarget.Workspace);
@@ -303,14 +299,37 @@ describe('benchmark this prompt', () => {
     const editor = await openPrompt('findings/rag-oversized.prompt');
     const before = await hoverFor(editor.document.uri);
     assert.ok(!before.includes('calibrated'), before);
-    const calibration = await vscode.commands.executeCommand<CalibrationFile | undefined>(
-      'promptLens.calibrateEndpoint',
-      editor.document.uri,
-      'sim',
-    );
+    // The same simulator on virtual time, shared with the extension's calibration: every TTFT it measures is
+    // the latency model's exactly, whatever the machine's load.
+    const clock = lockstepClock();
+    const timed = await startSimulator({ port: 0, latency, defaultMaxTokens: 12, clock: clock.sim });
+    const api = await extensionApi();
+    let measured: CalibrationFile | undefined;
+    try {
+      await config().update(
+        'endpoints',
+        [simEndpoint(), { ...simEndpoint(), name: 'sim-clock', baseUrl: timed.url }],
+        vscode.ConfigurationTarget.Workspace,
+      );
+      api.useCalibrationClock(clock.now);
+      measured = await vscode.commands.executeCommand<CalibrationFile | undefined>(
+        'promptLens.calibrateEndpoint',
+        editor.document.uri,
+        'sim-clock',
+      );
+    } finally {
+      api.useCalibrationClock(undefined);
+      await timed.close();
+      await config().update('endpoints', [simEndpoint()], vscode.ConfigurationTarget.Workspace);
+    }
+    const calibration = measured;
     assert.ok(calibration, 'calibration saved');
-    assert.ok(calibration.fit.r2 >= 0.8, `R² ${calibration.fit.r2}`);
+    assert.ok(clock.readings > 0, 'the calibration read the shared clock');
     assert.equal(calibration.tokens.basis, 'usage', 'the simulator reports usage');
+    // In the simulator's own tokens the fit is the model's: 30 ms + 0.05 ms per token, R² 1.
+    assert.ok(Math.abs(calibration.fit.b - 0.05) < 1e-9, `fit slope ${calibration.fit.b}`);
+    assert.ok(Math.abs(calibration.fit.a - 30) < 1e-6, `fit intercept ${calibration.fit.a}`);
+    assert.ok(calibration.fit.r2 > 0.999999, `R² ${calibration.fit.r2}`);
     // The simulator prefills 20,000 tokens/s: 0.05 ms per token.
     assert.ok(
       Math.abs(calibration.profile.msPerInputToken - 0.05) < 0.02,
