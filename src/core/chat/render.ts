@@ -72,5 +72,7 @@ function assumptions(template: ChatTemplate): string[] {
   const assumed = ['add_generation_prompt=true'];
   if (template.template.includes('date_string')) assumed.push("date_string unset (the template's default date)");
   if (template.template.includes('enable_thinking')) assumed.push('enable_thinking unset (thinking on)');
+  if (template.template.includes('strftime_now')) assumed.push("the current date (the template's strftime_now)");
+  if (template.template.includes('reasoning_effort')) assumed.push('reasoning_effort unset (medium)');
   return assumed;
 }

@@ -9,5 +9,25 @@ import type { Tokenizer } from './types';
  */
 export function loadO200k(): Tokenizer {
   const ranks = require('gpt-tokenizer/bpeRanks/o200k_base') as { default?: RawBytePairRanks };
-  return bpeTokenizer('o200k_base', ranks.default ?? (ranks as unknown as RawBytePairRanks), splitRegex(O200K_PATTERN));
+  return {
+    ...bpeTokenizer('o200k_base', ranks.default ?? (ranks as unknown as RawBytePairRanks), splitRegex(O200K_PATTERN)),
+    specials: HARMONY_SPECIALS,
+  };
 }
+
+/**
+ * o200k_harmony's special tokens (gpt-oss: o200k_base's ranks plus these, openai/harmony), one token each in text the
+ * gpt-oss chat template rendered; never applied to prompt text, which the APIs bill as text.
+ */
+const HARMONY_SPECIALS = [
+  '<|startoftext|>',
+  '<|endoftext|>',
+  '<|return|>',
+  '<|constrain|>',
+  '<|channel|>',
+  '<|start|>',
+  '<|end|>',
+  '<|message|>',
+  '<|call|>',
+  '<|endofprompt|>',
+];

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { get_encoding } from 'tiktoken';
 import { countWithTemplate } from '../../../src/core/chat/countChat';
 import { renderChat } from '../../../src/core/chat/render';
 import { countRendered } from '../../../src/core/chat/specialTokens';
-import { chatTemplates } from '../../../src/core/chat/templates';
+import { chatTemplateForModel, chatTemplates } from '../../../src/core/chat/templates';
 import { createTokenizer } from '../../../src/core/tokenize/registry';
 import { mixedCorpus } from '../../../bench/corpus';
 import { fuzzParams } from '../helpers/fuzz';
@@ -126,4 +127,48 @@ describe('chat counts equal the reference tokenizer on the rendered template (pr
       );
     });
   }
+});
+
+describe('gpt-oss: the harmony template counted as o200k_harmony tokenizes it (tiktoken with its special tokens)', function () {
+  this.timeout(120_000);
+  // openai/harmony's o200k_harmony: o200k_base's ranks plus these special tokens (ids as it assigns them).
+  const harmony = get_encoding('o200k_base', {
+    '<|startoftext|>': 199998,
+    '<|return|>': 200002,
+    '<|constrain|>': 200003,
+    '<|channel|>': 200005,
+    '<|start|>': 200006,
+    '<|end|>': 200007,
+    '<|message|>': 200008,
+    '<|call|>': 200012,
+  });
+  after(() => harmony.free());
+  const template = chatTemplateForModel('openai/gpt-oss-120b');
+  const content = text.filter((t) => t.trim().length > 0);
+  const chat = fc
+    .record({
+      system: fc.option(content, { nil: undefined }),
+      turns: fc.array(content, { minLength: 1, maxLength: 4 }),
+    })
+    .map(({ system, turns }) => [
+      ...(system === undefined ? [] : [{ role: 'system' as const, content: system }]),
+      ...turns.map((c, i) => ({ role: i % 2 === 0 ? ('user' as const) : ('assistant' as const), content: c })),
+    ]);
+
+  it('is the template for gpt-oss models, on o200k_base', () => {
+    assert.equal(template?.id, 'gpt-oss');
+    assert.equal(template?.tokenizer, 'o200k_base');
+  });
+
+  it('countWithTemplate = the reference count of the rendered prompt; the template adds tokens (property)', () => {
+    const ours = createTokenizer('o200k_base');
+    fc.assert(
+      fc.property(chat, (messages) => {
+        const counted = countWithTemplate(template!, messages, ours);
+        const rendered = renderChat(template!, messages).text;
+        return counted.inputTokens === harmony.encode(rendered, 'all').length && counted.templateTokens > 0;
+      }),
+      fuzzParams(SEED, 150),
+    );
+  });
 });
