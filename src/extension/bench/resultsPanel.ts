@@ -5,12 +5,14 @@ import { benchResultCsv } from '../../core/bench/export';
 import { diffResultsState, type ResultsDelta } from '../../webview/results/delta';
 import { savedState } from '../../webview/protocol';
 import type { ResultsViewState } from '../../webview/results/state';
-import { PanelHost, type PanelSpec } from '../webview/panelHost';
+import { RESULTS_STRINGS } from '../../webview/results/strings';
+import { localised, PanelHost, type PanelSpec } from '../webview/panelHost';
 
 const SPEC = (): PanelSpec => ({
   viewType: 'promptLens.benchmarkResults',
   title: vscode.l10n.t('Benchmark Results'),
   script: 'results',
+  strings: localised(RESULTS_STRINGS),
 });
 
 /** The single benchmark results view; restored after a reload by its serializer. */

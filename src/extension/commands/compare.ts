@@ -4,12 +4,14 @@ import { compareViewState, type CompareViewState } from '../../webview/compare/s
 import type { PromptAnalyzer } from '../analysis/analyzer';
 import { readSettings } from '../settings';
 import { isPromptDocument } from '../promptDocuments';
-import { PanelHost, type PanelSpec } from '../webview/panelHost';
+import { COMPARE_STRINGS } from '../../webview/compare/strings';
+import { localised, PanelHost, type PanelSpec } from '../webview/panelHost';
 
 const SPEC = (): PanelSpec => ({
   viewType: 'promptLens.compare',
   title: vscode.l10n.t('Compare Targets'),
   script: 'compare',
+  strings: localised(COMPARE_STRINGS),
 });
 
 /** "Compare Targets": every reasonable target for the active prompt, in a sortable table. */

@@ -7,6 +7,13 @@ export interface PanelSpec {
   title: string;
   /** Bundle name under dist/webview/ (NAME.js and, if present, NAME.css). */
   script: string;
+  /** The view's words (its English catalog), translated here: the webview reads them from the page. */
+  strings: Record<string, string>;
+}
+
+/** A webview's catalog through vscode.l10n.t (the English text is the key; `{0}`… are filled in the view). */
+export function localised<T extends Record<string, string>>(catalog: T): T {
+  return Object.fromEntries(Object.entries(catalog).map(([key, text]) => [key, vscode.l10n.t(text)])) as T;
 }
 
 /** What turns the state the webview holds into the next one; undefined when nothing changed. */
@@ -102,7 +109,7 @@ export class PanelHost<State, Delta = never> implements vscode.Disposable {
       `script-src 'nonce-${nonce}'`,
     ].join('; ');
     return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(vscode.env.language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -111,7 +118,7 @@ export class PanelHost<State, Delta = never> implements vscode.Disposable {
 <title>${escapeHtml(this.spec.title)}</title>
 </head>
 <body>
-<main id="app" aria-live="polite"></main>
+<main id="app" aria-live="polite" data-l10n="${escapeHtml(JSON.stringify(this.spec.strings))}"></main>
 <script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;

@@ -23,8 +23,11 @@ import {
   type SortState,
 } from './model';
 import type { CompareViewState } from './state';
+import { fill, readStrings } from '../common/strings';
+import { COMPARE_STRINGS } from './strings';
 
 const app = document.getElementById('app') as HTMLElement;
+const s = readStrings(COMPARE_STRINGS, app);
 // Sort and filter belong to the view, not the state, so they survive new state from the extension.
 let sort: SortState = DEFAULT_SORT;
 let filter: FilterState = DEFAULT_FILTER;
@@ -47,11 +50,11 @@ function render(state: CompareViewState): void {
     h(
       'header',
       {},
-      h('h1', {}, 'Compare targets: ', h('span', { class: 'prompt' }, state.promptName)),
+      h('h1', {}, s.heading, h('span', { class: 'prompt' }, state.promptName)),
       h(
         'p',
         { class: 'muted', 'data-test': 'summary' },
-        `${meeting} of ${state.rows.length} targets meet the ${state.profile.name} SLO`,
+        fill(s.summary, meeting, state.rows.length, state.profile.name),
       ),
     ),
     controls(),
@@ -59,9 +62,9 @@ function render(state: CompareViewState): void {
     h(
       'details',
       { class: 'assumptions', 'data-test': 'assumptions' },
-      h('summary', {}, 'Assumptions'),
+      h('summary', {}, s.assumptions),
       h('ul', {}, ...state.assumptions.map((a) => h('li', {}, a))),
-      state.skipped.length > 0 ? h('p', {}, 'Left out:') : null,
+      state.skipped.length > 0 ? h('p', {}, s.leftOut) : null,
       state.skipped.length > 0 ? h('ul', {}, ...state.skipped.map((s) => h('li', {}, s))) : null,
     ),
   );
@@ -70,9 +73,9 @@ function render(state: CompareViewState): void {
 
 function controls(): HTMLElement {
   const kinds: [KindFilter, string][] = [
-    ['all', 'All kinds'],
-    ['provider', 'Providers'],
-    ['self-hosted', 'Self-hosted'],
+    ['all', s.allKinds],
+    ['provider', s.providers],
+    ['self-hosted', s.selfHosted],
   ];
   return h(
     'div',
@@ -80,11 +83,11 @@ function controls(): HTMLElement {
     h(
       'label',
       {},
-      'Filter ',
+      s.filter,
       h('input', {
         type: 'search',
         value: filter.text,
-        placeholder: 'target, verdict or note',
+        placeholder: s.filterPlaceholder,
         'data-test': 'filter-text',
         oninput: (e) => update({ text: (e.target as HTMLInputElement).value }),
       }),
@@ -98,12 +101,12 @@ function controls(): HTMLElement {
         'data-test': 'filter-meets',
         onchange: (e) => update({ meetsOnly: (e.target as HTMLInputElement).checked }),
       }),
-      ' Meets SLO only',
+      s.meetsOnly,
     ),
     h(
       'label',
       {},
-      'Kind ',
+      s.kind,
       h(
         'select',
         {
@@ -124,7 +127,7 @@ function columnPicker(): HTMLElement {
   return h(
     'details',
     { class: 'columns', 'data-test': 'columns' },
-    h('summary', {}, `Columns (${optional.filter((c) => chosen.includes(c.key)).length} of ${optional.length})`),
+    h('summary', {}, fill(s.columns, optional.filter((c) => chosen.includes(c.key)).length, optional.length)),
     h(
       'div',
       { class: 'column-list' },
@@ -140,11 +143,11 @@ function columnPicker(): HTMLElement {
               host.saveView({ columns: toggleColumn(chosenColumns(), c.key) });
               const summary = document.querySelector('[data-test=columns] summary');
               const count = COLUMNS.filter((o) => o.key !== 'target' && chosenColumns().includes(o.key)).length;
-              if (summary) summary.textContent = `Columns (${count} of ${optional.length})`;
+              if (summary) summary.textContent = fill(s.columns, count, optional.length);
               renderTable();
             },
           }),
-          ` ${c.title}${c.warmOnly ? ' (with a cached prefix)' : ''}`,
+          ` ${c.warmOnly ? fill(s.warmOnlyColumn, c.title) : c.title}`,
         ),
       ),
     ),
@@ -167,7 +170,7 @@ function renderTable(focusKey?: SortKey): void {
       { scope: 'col', 'aria-sort': ariaSort(sort, c.key), class: c.numeric ? 'num' : undefined },
       h(
         'button',
-        { class: 'sort', 'data-sort': c.key, title: `Sort by ${c.title}`, onclick: () => resort(c.key) },
+        { class: 'sort', 'data-sort': c.key, title: fill(s.sortBy, c.title), onclick: () => resort(c.key) },
         c.title,
         sortMark(c.key),
       ),
@@ -178,11 +181,7 @@ function renderTable(focusKey?: SortKey): void {
     h(
       'table',
       { 'data-test': 'compare-table' },
-      h(
-        'caption',
-        { class: 'muted' },
-        `${rows.length} shown · sorted by ${sort.key === 'rank' ? 'rank (meets SLO, then cost)' : `${COLUMNS.find((c) => c.key === sort.key)?.title ?? sort.key} (${sort.direction === 'asc' ? 'ascending' : 'descending'})`}`,
-      ),
+      h('caption', { class: 'muted' }, fill(s.caption, rows.length, sortLabel())),
       h(
         'thead',
         {},
@@ -197,7 +196,7 @@ function renderTable(focusKey?: SortKey): void {
               {
                 class: 'sort',
                 'data-sort': 'rank',
-                title: 'Rank: meets the SLO first, then cost',
+                title: s.rankTitle,
                 onclick: () => resort('rank'),
               },
               '#',
@@ -205,7 +204,7 @@ function renderTable(focusKey?: SortKey): void {
             ),
           ),
           // Next to the rank, so no column choice or pane width can push it out of sight.
-          h('th', { scope: 'col' }, h('span', { class: 'muted' }, 'Primary')),
+          h('th', { scope: 'col' }, h('span', { class: 'muted' }, s.primary)),
           ...header,
         ),
       ),
@@ -215,9 +214,16 @@ function renderTable(focusKey?: SortKey): void {
         ...rows.flatMap((row) => rowElements(row, state.rows.indexOf(row) + 1, columns, state.primaryTarget)),
       ),
     ),
-    rows.length === 0 ? h('p', { class: 'muted', 'data-test': 'empty' }, 'No target matches the filters.') : null,
+    rows.length === 0 ? h('p', { class: 'muted', 'data-test': 'empty' }, s.noMatch) : null,
   );
   if (focusKey) tableHost.querySelector<HTMLButtonElement>(`button[data-sort="${focusKey}"]`)?.focus();
+}
+
+/** "rank (meets SLO, then cost)" or "TTFT p99 (ascending)". */
+function sortLabel(): string {
+  if (sort.key === 'rank') return s.rankOrder;
+  const title = COLUMNS.find((c) => c.key === sort.key)?.title ?? sort.key;
+  return fill(sort.direction === 'asc' ? s.ascending : s.descending, title);
 }
 
 function resort(key: SortKey): void {
@@ -246,16 +252,16 @@ function rowElements(row: CompareRow, rank: number, columns: Column[], primary: 
       'td',
       { class: 'use' },
       isPrimary
-        ? h('span', { 'data-test': 'primary', title: 'The primary target' }, '✓')
+        ? h('span', { 'data-test': 'primary', title: s.primaryTitle }, '✓')
         : h(
             'button',
             {
               'data-test': 'use',
-              'aria-label': `Use ${row.target} as the primary target`,
-              title: `Use ${row.target} as the primary target`,
+              'aria-label': fill(s.useLabel, row.target),
+              title: fill(s.useLabel, row.target),
               onclick: () => host.post({ type: 'command', command: 'promptLens.setPrimaryTarget', args: [row.target] }),
             },
-            'Use',
+            s.use,
           ),
     ),
     ...columns.map((c) => cell(c, row, open)),
@@ -289,7 +295,10 @@ function cell(c: Column, row: CompareRow, open: boolean): HTMLElement {
               class: 'notes-toggle',
               'data-test': 'notes-toggle',
               'aria-expanded': String(open),
-              'aria-label': `${open ? 'Hide' : 'Show'} ${row.notes.length} note${row.notes.length === 1 ? '' : 's'}`,
+              'aria-label': fill(
+                row.notes.length === 1 ? (open ? s.hideNote : s.showNote) : open ? s.hideNotes : s.showNotes,
+                row.notes.length,
+              ),
               title: row.notes.join('\n'),
               onclick: () => {
                 if (open) expanded.delete(row.target);
@@ -302,6 +311,6 @@ function cell(c: Column, row: CompareRow, open: boolean): HTMLElement {
         : null,
     );
   if (c.key === 'target')
-    return h('td', { class: 'target', title: `${row.target}\nlatency: ${row.latencyBasis}` }, c.format(row));
+    return h('td', { class: 'target', title: `${row.target}\n${fill(s.latency, row.latencyBasis)}` }, c.format(row));
   return h('td', { class: c.numeric ? 'num' : undefined }, c.format(row));
 }

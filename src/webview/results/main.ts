@@ -24,8 +24,11 @@ import {
 import type { BenchResult } from '../../core/bench/result';
 import { formatUsageCheck, usageBasis, usageDifference, usageMatches } from '../../core/bench/usageFormat';
 import { DEFAULT_SLO_MIN_SHARE, percentError, shareText, speedupText } from '../../core/bench/stats';
+import { fill, readStrings } from '../common/strings';
+import { RESULTS_STRINGS } from './strings';
 
 const app = document.getElementById('app') as HTMLElement;
+const s = readStrings(RESULTS_STRINGS, app);
 const charts: uPlot[] = [];
 // Progress ticks are not saved for a reload: it redraws from the last level, then the host's whole state.
 const host = connect<ResultsViewState, ResultsDelta>(render, applyResultsDelta, (d) => !onlyProgress(d));
@@ -52,7 +55,7 @@ function render(state: ResultsViewState): void {
   const progress = app.querySelector('[data-test=progress]');
   if (progress && shape(state) === shown) {
     // Only the progress moved: no rebuild of tables and charts (a level can hold 100,000 samples).
-    progress.textContent = `Running… ${state.progress ?? ''}`;
+    progress.textContent = fill(s.running, state.progress ?? '');
     return;
   }
   shown = shape(state);
@@ -64,9 +67,9 @@ function render(state: ResultsViewState): void {
       h(
         'header',
         {},
-        h('h1', {}, 'Benchmark: ', h('span', { class: 'prompt' }, state.prompt)),
+        h('h1', {}, s.heading, h('span', { class: 'prompt' }, state.prompt)),
         h('p', { class: 'muted' }, state.endpoint),
-        h('p', { class: 'badge running', 'data-test': 'progress' }, `Running… ${state.progress ?? ''}`),
+        h('p', { class: 'badge running', 'data-test': 'progress' }, fill(s.running, state.progress ?? '')),
         stopButton(),
       ),
     );
@@ -78,42 +81,38 @@ function render(state: ResultsViewState): void {
     h(
       'header',
       {},
-      h('h1', {}, 'Benchmark: ', h('span', { class: 'prompt' }, state.prompt)),
+      h('h1', {}, s.heading, h('span', { class: 'prompt' }, state.prompt)),
       h(
         'p',
         { class: 'muted' },
         `${result.endpoint.name} · ${result.endpoint.model} · ${result.endpoint.kind} · ${new Date(result.startedAt).toLocaleString()}`,
       ),
       state.running
-        ? h('p', { class: 'badge running', 'data-test': 'progress' }, `Running… ${state.progress ?? ''}`)
+        ? h('p', { class: 'badge running', 'data-test': 'progress' }, fill(s.running, state.progress ?? ''))
         : null,
       state.running ? stopButton() : null,
       sourceLine(result),
       result.partial
-        ? h(
-            'p',
-            { class: 'badge partial', 'data-test': 'partial' },
-            `Partial result (${result.partialReason ?? 'stopped'}): levels or requests are missing`,
-          )
+        ? h('p', { class: 'badge partial', 'data-test': 'partial' }, fill(s.partial, result.partialReason ?? s.stopped))
         : null,
       h(
         'div',
         { class: 'actions' },
-        h('button', { onclick: () => host.post({ type: 'export', format: 'json' }) }, 'Export JSON'),
-        h('button', { onclick: () => host.post({ type: 'export', format: 'csv' }) }, 'Export CSV'),
+        h('button', { onclick: () => host.post({ type: 'export', format: 'json' }) }, s.exportJson),
+        h('button', { onclick: () => host.post({ type: 'export', format: 'csv' }) }, s.exportCsv),
       ),
     ),
     summary({ ...state, result }, v.pass, v.failures),
-    h('h2', {}, 'Percentiles per level'),
+    h('h2', {}, s.percentiles),
     levelTable(result),
     state.compare ? comparison(result, state.compare) : null,
-    h('h2', {}, 'Charts'),
+    h('h2', {}, s.charts),
     h(
       'div',
       { class: 'charts' },
-      h('figure', { id: 'cdf' }, h('figcaption', {}, 'TTFT distribution (CDF)')),
-      h('figure', { id: 'knee' }, h('figcaption', {}, 'TTFT p50/p99 and output tokens/s vs concurrency')),
-      h('figure', { id: 'itl' }, h('figcaption', {}, 'Inter-token latency across the output')),
+      h('figure', { id: 'cdf' }, h('figcaption', {}, s.cdfCaption)),
+      h('figure', { id: 'knee' }, h('figcaption', {}, s.kneeCaption)),
+      h('figure', { id: 'itl' }, h('figcaption', {}, s.itlCaption)),
     ),
   );
   drawCharts(result);
@@ -129,7 +128,12 @@ function sourceLine(result: BenchResult): HTMLElement | null {
     h(
       'p',
       {},
-      `Imported from ${source.tool}${source.version ? ` ${source.version}` : ''} (${source.file}); percentiles: ${source.percentiles}`,
+      fill(
+        s.importedFrom,
+        `${source.tool}${source.version ? ` ${source.version}` : ''}`,
+        source.file,
+        source.percentiles,
+      ),
     ),
     source.notes.length ? h('ul', {}, ...source.notes.map((n) => h('li', {}, n))) : null,
   );
@@ -142,18 +146,24 @@ function comparison(a: BenchResult, b: BenchResult): HTMLElement {
   return h(
     'section',
     { 'data-test': 'comparison' },
-    h('h2', {}, 'Side by side'),
+    h('h2', {}, s.sideBySide),
     h(
       'p',
       { class: 'muted' },
-      `A: ${runName(a)}, ${new Date(a.startedAt).toLocaleString()} · B: ${runName(b)}, ${new Date(b.startedAt).toLocaleString()}; each cell A → B (B − A in %)`,
+      fill(
+        s.sideBySideRuns,
+        runName(a),
+        new Date(a.startedAt).toLocaleString(),
+        runName(b),
+        new Date(b.startedAt).toLocaleString(),
+      ),
     ),
     rows.length === 0
-      ? h('p', {}, 'The two runs have no level in common (same cache mode and concurrency or rate).')
+      ? h('p', {}, s.noCommonLevel)
       : h(
           'table',
           {},
-          h('thead', {}, h('tr', {}, h('th', {}, 'cache'), h('th', {}, 'level'), ...names.map((n) => h('th', {}, n)))),
+          h('thead', {}, h('tr', {}, h('th', {}, s.cache), h('th', {}, s.level), ...names.map((n) => h('th', {}, n)))),
           h(
             'tbody',
             {},
@@ -181,63 +191,63 @@ function stopButton(): HTMLElement {
   return h(
     'button',
     { 'data-test': 'stop', onclick: () => host.post({ type: 'command', command: 'promptLens.cancelBenchmark' }) },
-    'Stop',
+    s.stop,
   );
 }
 
 function summary(state: ResultsViewState & { result: BenchResult }, pass: boolean, failures: string[]): HTMLElement {
   const { result, previous } = state;
   const head = headlineLevel(result);
-  const s = head?.level.summary;
+  const top = head?.level.summary;
   const speedup = result.cacheSpeedup?.[0];
-  const measuredTtft = s?.ttftMs?.p50;
-  const measuredTpot = s?.tpotMs?.p50;
+  const measuredTtft = top?.ttftMs?.p50;
+  const measuredTpot = top?.tpotMs?.p50;
   const prevHead = previous ? headlineLevel(previous)?.level.summary : undefined;
   const cards: HTMLElement[] = [
     card(
-      'SLO',
-      pass ? 'PASS' : 'FAIL',
-      `≥ ${Math.round(DEFAULT_SLO_MIN_SHARE * 100)}% of requests at every level within TTFT ≤ ${ms(result.slo.ttftMs)} and TPOT ≤ ${ms(result.slo.tpotMs)}`,
+      s.slo,
+      pass ? s.pass : s.fail,
+      fill(s.sloDetail, Math.round(DEFAULT_SLO_MIN_SHARE * 100), ms(result.slo.ttftMs), ms(result.slo.tpotMs)),
       pass ? 'pass' : 'fail',
       'verdict',
     ),
     card(
-      'Goodput',
-      s && s.goodput !== null ? `${s.goodput.toFixed(2)} req/s` : '–',
-      s ? `${shareText(s.sloShare)} of requests met both SLOs (${head?.level.label})` : '',
+      s.goodput,
+      top && top.goodput !== null ? fill(s.reqPerSecond, top.goodput.toFixed(2)) : '–',
+      top ? fill(s.goodputDetail, shareText(top.sloShare), head?.level.label ?? '') : '',
       undefined,
       'goodput',
     ),
     card(
-      'TTFT p50 / p95 / p99',
-      s?.ttftMs ? `${ms(s.ttftMs.p50)} / ${ms(s.ttftMs.p95)} / ${ms(s.ttftMs.p99)}` : '–',
+      s.ttftPercentiles,
+      top?.ttftMs ? `${ms(top.ttftMs.p50)} / ${ms(top.ttftMs.p95)} / ${ms(top.ttftMs.p99)}` : '–',
       `${head?.mode.cache ?? ''} ${head?.level.label ?? ''}`,
       undefined,
       'ttft',
     ),
     card(
-      'TPOT p50 / p95 / p99',
-      s?.tpotMs ? `${ms(s.tpotMs.p50)} / ${ms(s.tpotMs.p95)} / ${ms(s.tpotMs.p99)}` : '–',
-      `${s?.outputTokensPerSecond ? `${s.outputTokensPerSecond.p50.toFixed(0)} tok/s per request` : ''}`,
+      s.tpotPercentiles,
+      top?.tpotMs ? `${ms(top.tpotMs.p50)} / ${ms(top.tpotMs.p95)} / ${ms(top.tpotMs.p99)}` : '–',
+      top?.outputTokensPerSecond ? fill(s.tokPerRequest, top.outputTokensPerSecond.p50.toFixed(0)) : '',
       undefined,
       'tpot',
     ),
   ];
   if (speedup) {
     const text = speedupText(speedup);
-    cards.push(card('Prefix cache', text.value, text.detail, undefined, 'cache'));
+    cards.push(card(s.prefixCache, text.value, text.detail, undefined, 'cache'));
   }
   const errorPct = head?.level.predictionErrorPct?.ttft;
   if (result.prediction?.ttftMs !== undefined && measuredTtft !== undefined && errorPct !== undefined) {
     const tpotLine =
       result.prediction.tpotMs !== undefined && measuredTpot !== undefined
-        ? ` · TPOT ${ms(result.prediction.tpotMs)} vs ${ms(measuredTpot)}`
+        ? fill(s.tpotVs, ms(result.prediction.tpotMs), ms(measuredTpot))
         : '';
     cards.push(
       card(
-        'Predicted vs measured',
+        s.predicted,
         `${pct(errorPct)}`,
-        `TTFT ${ms(result.prediction.ttftMs)} predicted vs ${ms(measuredTtft)} measured${tpotLine} (${result.endpoint.target ?? ''})`,
+        fill(s.predictedDetail, ms(result.prediction.ttftMs), ms(measuredTtft), tpotLine, result.endpoint.target ?? ''),
         undefined,
         'prediction',
       ),
@@ -247,9 +257,9 @@ function summary(state: ResultsViewState & { result: BenchResult }, pass: boolea
     const u = result.usage;
     cards.push(
       card(
-        'Prompt tokens billed vs counted',
+        s.usage,
         usageMatches(u) ? `${u.billed} ✓` : usageDifference(u),
-        `${formatUsageCheck(u)}; counted with ${usageBasis(u)}`,
+        fill(s.usageDetail, formatUsageCheck(u), usageBasis(u)),
         undefined,
         'usage',
       ),
@@ -259,9 +269,14 @@ function summary(state: ResultsViewState & { result: BenchResult }, pass: boolea
     const change = percentError(measuredTtft, prevHead.ttftMs.p50);
     cards.push(
       card(
-        'vs previous run',
+        s.previous,
         pct(change),
-        `TTFT p50 ${ms(prevHead.ttftMs.p50)} → ${ms(measuredTtft)} (${new Date(previous!.startedAt).toLocaleString()})`,
+        fill(
+          s.previousDetail,
+          ms(prevHead.ttftMs.p50),
+          ms(measuredTtft),
+          new Date(previous!.startedAt).toLocaleString(),
+        ),
         undefined,
         'previous',
       ),
@@ -290,7 +305,7 @@ function errorsList(result: BenchResult): HTMLElement | null {
     : h(
         'div',
         { class: 'errors' },
-        h('h3', {}, 'Errors'),
+        h('h3', {}, s.errors),
         h('ul', { 'data-test': 'errors' }, ...examples.map((e) => h('li', {}, e))),
       );
 }
@@ -307,22 +322,22 @@ function card(title: string, value: string, detail: string, tone: string | undef
 
 function levelTable(result: BenchResult): HTMLElement {
   const header = [
-    'cache',
-    'level',
-    'requests',
-    'failed',
-    'TTFT p50',
-    'p95',
-    'p99',
-    'TPOT p50',
-    'p95',
-    'p99',
-    'ITL p50',
-    'E2E p50',
-    'out tok/s',
-    'req/s',
-    'goodput',
-    'SLO',
+    s.cache,
+    s.level,
+    s.requests,
+    s.failed,
+    s.ttftP50,
+    s.p95,
+    s.p99,
+    s.tpotP50,
+    s.p95,
+    s.p99,
+    s.itlP50,
+    s.e2eP50,
+    s.outTokPerSecond,
+    s.reqPerSecondHeader,
+    s.goodputHeader,
+    s.slo,
   ];
   return h(
     'table',
@@ -389,7 +404,7 @@ function drawCharts(result: BenchResult): void {
         width,
         height: 260,
         scales: { x: { time: false } },
-        axes: [axis('TTFT (ms)'), axis('share ≤ x')],
+        axes: [axis(s.ttftAxis), axis(s.shareAxis)],
         series: [
           {},
           ...seriesStyles(curves.length, palette).map((style, i) => ({
@@ -416,13 +431,13 @@ function drawCharts(result: BenchResult): void {
           width,
           height: 260,
           scales: { x: { time: false, distr: 2 }, tps: {} },
-          axes: [axis('concurrency'), axis('TTFT (ms)'), { ...axis('output tok/s', 'tps'), side: 1 }],
+          axes: [axis(s.concurrencyAxis), axis(s.ttftAxis), { ...axis(s.outputTokPerSecondAxis, 'tps'), side: 1 }],
           series: [
             {},
-            { label: 'TTFT p50 (ms)', ...p50, width: 2 },
-            { label: 'TTFT p99 (ms)', ...p99, width: 2 },
+            { label: s.ttftP50Ms, ...p50, width: 2 },
+            { label: s.ttftP99Ms, ...p99, width: 2 },
             // On its own axis it can cross the TTFT lines: points as well as its own colour and dash.
-            { label: 'output tok/s (right axis)', ...tps, width: 2, scale: 'tps', points: { show: true, size: 6 } },
+            { label: s.tokPerSecondRight, ...tps, width: 2, scale: 'tps', points: { show: true, size: 6 } },
           ],
         },
         [knee.concurrency, knee.ttftP50, knee.ttftP99, knee.tokensPerSecond],
@@ -438,7 +453,7 @@ function drawCharts(result: BenchResult): void {
             width,
             height: 260,
             scales: { x: { time: false } },
-            axes: [axis('output token'), axis('mean ITL (ms)')],
+            axes: [axis(s.outputTokenAxis), axis(s.itlAxis)],
             series: [{}, { label: `${mode.cache} ${level.label}`, ...seriesStyles(1, palette)[0]!, width: 2 }],
           },
           [itl.position, itl.meanMs],

@@ -67,9 +67,27 @@ const readable = (text: string) => {
 const isTranslateCall = (node: ts.Node) =>
   ts.isCallExpression(node) && /^(?:(?:vscode\.)?l10n\.)?t$/.test(node.expression.getText());
 
+/**
+ * In the webviews' scripts the words come from their strings catalog (`s.heading`, `fill(s.summary, …)`):
+ * literals are left only for markup — a tag name, class, id, type, role, data-… or aria-sort attribute, a
+ * selector or theme variable, a message to the host.
+ */
+const WEBVIEW_SCRIPTS = ['src/webview/results/main.ts', 'src/webview/compare/main.ts'];
+const MARKUP_PROPERTY = /^(?:class|id|type|scope|role|value|command|format|data-[\w-]+|aria-sort)$/;
+const MARKUP_CALL = /(?:^|\.)(?:querySelector(?:All)?|getElementById|themeColor|addEventListener)$/;
+
 /** Why a literal need not be translated, looking up from it; false when it must be. */
 function exempt(node: ts.Node): boolean {
   for (let child = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
+    if (ts.isPropertyAssignment(parent) && parent.initializer === child) {
+      const name = parent.name.getText().replace(/^['"]|['"]$/g, '');
+      if (MARKUP_PROPERTY.test(name)) return true;
+    }
+    if (ts.isCallExpression(parent)) {
+      const callee = parent.expression.getText();
+      if (MARKUP_CALL.test(callee)) return true;
+      if (callee === 'h' && parent.arguments[0] === child) return true; // the tag name
+    }
     if (ts.isCallExpression(parent)) {
       if (isTranslateCall(parent)) return parent.arguments[0] === child;
       // Log lines stay English; a code span quotes the file (`model: …`), it is not prose.
@@ -119,6 +137,34 @@ describe('localisation: runtime strings in src/extension', () => {
       untranslatedLiterals(readFileSync(join(ROOT, file), 'utf8')).map((l) => `${file}: ${l}`),
     );
     assert.deepEqual(offenders, []);
+  });
+
+  it("the webviews' static texts come from their strings catalog, which the extension translates", () => {
+    const offenders = WEBVIEW_SCRIPTS.flatMap((file) =>
+      untranslatedLiterals(readFileSync(join(ROOT, file), 'utf8')).map((l) => `${file}: ${l}`),
+    );
+    assert.deepEqual(offenders, []);
+    // Each view's page carries its catalog through vscode.l10n.t (panelHost.ts `localised`).
+    for (const [panel, catalog] of [
+      ['src/extension/bench/resultsPanel.ts', 'RESULTS_STRINGS'],
+      ['src/extension/commands/compare.ts', 'COMPARE_STRINGS'],
+    ])
+      assert.match(readFileSync(join(ROOT, panel), 'utf8'), new RegExp(`strings: localised\\(${catalog}\\)`), panel);
+  });
+
+  it('finds an untranslated text in a webview script (the check can fail)', () => {
+    assert.deepEqual(
+      untranslatedLiterals(
+        [
+          "h('h2', { class: 'section title', 'data-test': 'levels' }, 'Percentiles per level');",
+          "h('button', { title: `Sort by ${c.title}`, onclick: () => resort(c.key) }, s.use);",
+          "app.querySelector('[data-test=progress] > p');",
+          "h('p', {}, fill(s.summary, meeting, total));",
+          "host.post({ type: 'command', command: 'promptLens.cancelBenchmark' });",
+        ].join('\n'),
+      ),
+      ['Percentiles per level', 'Sort by ${}'],
+    );
   });
 
   it('finds an untranslated piece of Markdown (the check can fail)', () => {
