@@ -27,11 +27,9 @@ const modules = {
       'test/unit/cli/pricing.test.ts',
     ],
   },
-  // Not test/unit/cli/calibrate.test.ts: its fit rests on the simulator's real sleeps, and under Stryker's
-  // instrumentation at load ≈ 10 it failed the dry run (R² 0.49); measure.test.ts scripts the endpoint instead.
   calibrate: {
     mutate: ['src/core/calibrate/**/*.ts'],
-    spec: ['test/unit/core/calibrate/*.test.ts'],
+    spec: ['test/unit/core/calibrate/*.test.ts', 'test/unit/cli/calibrate.test.ts'],
   },
   tokenize: {
     mutate: ['src/core/tokenize/**/*.ts'],
