@@ -133,6 +133,7 @@ function humanReport(file: string, result: CompareResult): string {
   const meeting = result.rows.filter((r) => r.meetsSlo).length;
   const lines = [
     `${file}: ${meeting} of ${result.rows.length} targets meet the ${result.profile.name} SLO`,
+    result.scenario,
     '',
     ...table,
   ];

@@ -233,8 +233,10 @@ export class AnalysisEngine {
     if (!counted) return undefined;
     const { file, text, parsed, targets } = counted;
     const workspace = this.workspace(config, targets[0]!);
+    const count = counted.counts[targetCountKey(targets[0]!)]!;
     // Each step is tens of milliseconds on a megabyte: yield between them, stop when superseded.
-    workspace.analyser.update(file, text, parsed);
+    // The findings figure TTFT and cost on the count the status bar and hover show.
+    workspace.analyser.update(file, text, parsed, count.inputTokens);
     await nextTick();
     if (!current()) return undefined;
     const input = {
@@ -261,7 +263,6 @@ export class AnalysisEngine {
       suppressed(input, [rag, workspace.analyser.findingsFor(file), over?.file === file ? [over] : []]),
       (path) => (path === file ? text : workspace.analyser.textOf(path)),
     );
-    const count = counted.counts[targetCountKey(targets[0]!)]!;
     const alwaysOn = instructions.alwaysOn.some((e) => e.file === file && !e.skillMetadata);
     const cacheable = cacheablePrefix(workspace.analyser, file, parsed, count, alwaysOn);
     return { version, findings, instructions, ...(cacheable ? { cacheable } : {}) };

@@ -9,7 +9,8 @@ import {
   type Tables,
   type TargetAssumptions,
 } from '../estimate';
-import { formatMs, formatUsd } from '../format';
+import { workloadLabel } from '../estimate/scenarios';
+import { formatCount, formatMs, formatUsd } from '../format';
 import { providerCandidates, selfHostedCandidates, GPU_COUNTS } from './candidates';
 import { addCheaperWiderNotes } from './notes';
 import { describeProfile } from './profiles';
@@ -68,9 +69,18 @@ export function compareTargets(request: CompareRequest): CompareResult {
     profile,
     model: model?.id ?? null,
     rows: sortRows(rows, profile.rankBy),
+    scenario: tableScenario(profile, rows),
     assumptions: assumptions(profile, model, rows, { ttl: request.cacheTtl ?? '5m', at: ctx.at }, request.assume ?? {}),
     skipped,
   };
+}
+
+/** Cold unless a cached prefix was given; then warm on the targets whose cache rule keeps some of it. */
+function tableScenario(profile: WorkloadProfile, rows: readonly CompareRow[]): string {
+  const cached = Math.max(0, ...rows.map((r) => r.cachedTokens));
+  const cache =
+    cached > 0 ? `warm (up to ${formatCount(cached)} tokens cached) where the target caches, else cold` : 'cold';
+  return `Figures per call: ${cache}, ${workloadLabel(profile)}.`;
 }
 
 function assumptions(

@@ -67,6 +67,8 @@ export interface CompareResult {
   model: string | null;
   /** Sorted: rows meeting the SLO first by the profile's cost, then the rest by cost. */
   rows: CompareRow[];
+  /** What every figure of the table assumes, said once above it: "cold, 8 concurrent requests, 256 output tokens". */
+  scenario: string;
   /** How the numbers were made, in words (the view and the CLI print these). */
   assumptions: string[];
   /** Targets left out and why (context window, memory). */

@@ -102,6 +102,11 @@ interface Entry {
   tailKey: string | undefined;
   /** Request tokens before the first dynamic element: no cache is shared beyond them. */
   staticTokens: number;
+  /**
+   * The request's input tokens as every surface counts them (a chat template's tokens included), when the caller
+   * counted them: TTFT and cost are figured on these. Prefixes are matched on `request.tokens`.
+   */
+  inputTokens?: number;
   // Derived lazily and dropped with the entry when the file changes.
   maps?: RenderMap[];
   dynamic?: DynamicSpan[];
@@ -155,7 +160,8 @@ export class PrefixIndex {
     return rule ? Math.max(rule.minTokens, this.options.settings.minSharedTokens) : Infinity;
   }
 
-  update(file: string, text: string, parsed: ParsedPrompt): void {
+  /** `inputTokens`: the file's count as the editor and the report have it (see Entry.inputTokens). */
+  update(file: string, text: string, parsed: ParsedPrompt, inputTokens?: number): void {
     this.remove(file);
     this.groupCache.clear();
     const request = buildRequest(parsed, this.memo);
@@ -164,6 +170,7 @@ export class PrefixIndex {
     const tailKey =
       first.length >= TAIL_TOKENS ? hashTokens(first, first.length - TAIL_TOKENS, first.length) : undefined;
     const entry: Entry = { file, text, parsed, request, first, tailKey, staticTokens: request.tokens.length };
+    if (inputTokens !== undefined) entry.inputTokens = inputTokens;
     const dynamic = firstDynamic(parsed, this.dynamicOf(entry));
     if (dynamic) entry.staticTokens = this.tokenIndexAt(entry, dynamic.range.start);
     this.entries.set(file, entry);
@@ -213,8 +220,10 @@ export class PrefixIndex {
     return this.entries.get(file)?.text;
   }
 
+  /** The file's input tokens: the caller's count when it gave one, else the request's token stream. */
   promptTokens(file: string): number | undefined {
-    return this.entries.get(file)?.request.tokens.length;
+    const entry = this.entries.get(file);
+    return entry && (entry.inputTokens ?? entry.request.tokens.length);
   }
 
   /** Every group of two or more files sharing at least `threshold` tokens. */
@@ -361,7 +370,7 @@ export class PrefixIndex {
       const shared = Math.max(k > lo ? (this.lcp[k] as number) : 0, k < hi ? (this.lcp[k + 1] as number) : 0);
       members.push({
         file: entry.file,
-        promptTokens: n,
+        promptTokens: entry.inputTokens ?? n,
         sharedTokens: shared,
         cacheableTokens: cacheableTokens(shared, n, rule),
         prefixEnd: this.sourceOffset(entry, shared),

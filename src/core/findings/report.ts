@@ -159,13 +159,19 @@ export function buildReport(
     rag: settings.rag,
   });
   const parsed = new Map(inputs.map((f) => [f.path, parsePrompt(f.path, f.text, parseOptions)]));
-  for (const f of inputs) analyser.update(f.path, f.text, parsed.get(f.path) as ParsedPrompt);
+  // Each file's input tokens as every surface counts them: its TTFT and cost here, in its findings and its cache group.
+  const counts = new Map(
+    inputs.map((f) => [
+      f.path,
+      countPrompt(parsed.get(f.path) as ParsedPrompt, tokenizer, tokenizer, options.chatModel).inputTokens,
+    ]),
+  );
+  for (const f of inputs) analyser.update(f.path, f.text, parsed.get(f.path) as ParsedPrompt, counts.get(f.path));
 
   const files: ReportFile[] = [];
   const found: Finding[] = [];
   for (const f of [...inputs].sort((a, b) => a.path.localeCompare(b.path))) {
-    // The file's input tokens as every surface counts them; the analyser's token stream serves prefix matching.
-    const n = countPrompt(parsed.get(f.path) as ParsedPrompt, tokenizer, tokenizer, options.chatModel).inputTokens;
+    const n = counts.get(f.path) as number;
     const result = fileFindings({
       file: f.path,
       text: f.text,

@@ -41,11 +41,9 @@ export class ComparePanel implements vscode.Disposable {
     let state: CompareViewState;
     try {
       const result = await this.analyzer.compare(document, analysis);
-      state = compareViewState(
-        vscode.workspace.asRelativePath(document.uri),
-        result,
-        readSettings().settings.targets[0],
-      );
+      // The primary in effect for this prompt (front matter may choose it), resolved as Compare's rows name it.
+      const primary = analysis.targets[0]?.id ?? readSettings().settings.targets[0];
+      state = compareViewState(vscode.workspace.asRelativePath(document.uri), result, primary);
     } catch (error) {
       void showError(vscode.l10n.t('Prompt Latency Lens: {0}', (error as Error).message));
       return undefined;

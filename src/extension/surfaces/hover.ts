@@ -76,14 +76,15 @@ export function renderHover(
   if (message) parts.push(t('this {0} message **{1}**', message.role, formatTokens(message.tokens, exact)));
   if (selectionTokens !== undefined) parts.push(t('selection **{0}**', formatTokens(selectionTokens, exact)));
   lines.push(t('Tokens: {0}', parts.join(' · ')), '');
-  lines.push(scenarioLine(a, t), '');
-  lines.push(...hoverTable(a, t), '');
-  // What needs acting on comes before the details: failing requests, the SLO, the cheaper target.
+  // What needs acting on comes before the table, inside the hover's first screen (VS Code caps its height at
+  // about 250 px): failing requests, the SLO, the cheaper target.
   // Requests that would fail (retired model, prompt over the window), for every target: errors, not advice.
   const errors = a.targets.flatMap((t) => t.errors);
   if (errors.length > 0) lines.push(...errors.map((e) => `$(error) ${markdownText(e)}`), '');
   else if (primary?.advice) lines.push(`$(warning) ${markdownText(primary.advice)}`, '');
   if (cheapest) lines.push(cheapest, '');
+  lines.push(scenarioLine(a, t), '');
+  lines.push(...hoverTable(a, t), '');
   const template = countBasis(a.count);
   const details = [
     ...(template ? [t('Tokens: {0}.', markdownText(template))] : []),

@@ -7,17 +7,19 @@ import { footnotes, scenarioLine, statusLine, tooltipTable } from './targetTable
 /**
  * Two items: the active prompt's `tokens · TTFT · $` (tooltip: every target) and the primary
  * target (click: the target picker). Hidden when the active editor is not a prompt.
+ * Right of the editor's own items (line/column, indentation, encoding, language: priorities 100.1–100.5): a narrow
+ * window drops the leftmost right-hand items first, and the figures are what this extension is for.
  */
 export class PromptStatusBar implements vscode.Disposable {
   private readonly summary = vscode.window.createStatusBarItem(
     'promptLens.summary',
     vscode.StatusBarAlignment.Right,
-    101,
+    99,
   );
   private readonly target = vscode.window.createStatusBarItem(
     'promptLens.target',
     vscode.StatusBarAlignment.Right,
-    100,
+    99.5,
   );
 
   constructor() {

@@ -56,6 +56,7 @@ function render(state: CompareViewState): void {
         { class: 'muted', 'data-test': 'summary' },
         fill(s.summary, meeting, state.rows.length, state.profile.name),
       ),
+      h('p', { class: 'muted', 'data-test': 'scenario' }, state.scenario),
     ),
     controls(),
     tableHost,

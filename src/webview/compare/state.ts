@@ -5,6 +5,8 @@ export interface CompareViewState {
   /** The prompt file's name as shown in the title. */
   promptName: string;
   profile: WorkloadProfile;
+  /** What every figure of the table assumes (CompareResult.scenario). */
+  scenario: string;
   /** Sorted as compareTargets sorts them: meeting the SLO first, by the profile's cost. */
   rows: CompareRow[];
   /** The cost and verdict assumptions, in words. */
@@ -18,6 +20,7 @@ export function compareViewState(promptName: string, result: CompareResult, prim
   return {
     promptName,
     profile: result.profile,
+    scenario: result.scenario,
     rows: result.rows,
     assumptions: result.assumptions,
     skipped: result.skipped,

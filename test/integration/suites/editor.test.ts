@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { formatMs } from '../../../src/core/format';
+import { processIo, runCli } from '../../../src/cli/main';
+import { formatMs, formatUsd } from '../../../src/core/format';
 import { resolveProfile } from '../../../src/core/compare/profiles';
 import { countPrompt } from '../../../src/core/count';
 import { estimate, loadTables, parseTargetId, resolveTarget } from '../../../src/core/estimate';
 import { parsePrompt } from '../../../src/core/prompt/parse';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
+import type { CompareViewState } from '../../../src/webview/compare/state';
 import {
   cleanWorkbench,
   clickWebview,
@@ -107,9 +109,46 @@ describe('editor surfaces', () => {
     const markdown = await vscode.commands.executeCommand<string>('promptLens.showWorkspaceReport');
     const row = markdown.split('\n').find((l) => l.startsWith('| [findings/rag-oversized.prompt]'));
     assert.ok(row, markdown);
-    assert.equal(row.split(' | ')[2], cold, row);
+    const tokens = primary.inputTokens.toLocaleString('en-US');
+    const perCall = formatUsd(primary.cold.costUsd);
+    assert.deepEqual(row.split(' | ').slice(1, 4), [tokens, cold, perCall], row);
+    assert.ok(status.includes(`${perCall}/call`), status);
     assert.ok(markdown.includes('8 concurrent requests, 256 output tokens'), 'the report says its scenario');
     await screenshot('one-set-of-numbers');
+
+    // Compare Targets: the primary's deployment row, with its scenario said above the table (and in Chromium).
+    const compared = await vscode.commands.executeCommand<CompareViewState>('promptLens.compareTargets', document.uri);
+    assert.equal(compared!.primaryTarget, primary.id, 'Compare marks the primary in effect');
+    const mine = compared!.rows.find((r) => r.target === primary.id);
+    assert.ok(mine, `no Compare row for ${primary.id}`);
+    assert.equal(mine.inputTokens, primary.inputTokens, 'Compare tokens');
+    assert.equal(formatMs(mine.coldTtftMs.p50), cold, 'Compare cold TTFT');
+    if (mine.cachedTokens === 0) assert.equal(formatMs(mine.ttftMs.p50), cold, 'Compare TTFT p50 is cold here');
+    assert.match(compared!.scenario, /8 concurrent requests, 256 output tokens/);
+    const shown = await waitFor('the primary marked in Compare in Chromium', async () => {
+      const found = await queryWebviews('one-set-compare', `tr.primary[data-target="${mine.target}"]`);
+      return found.texts[0];
+    });
+    assert.ok(shown.includes(formatMs(mine.ttftMs.p50)), shown);
+    const scenario = await queryWebviews('one-set-scenario', '[data-test=scenario]');
+    assert.deepEqual(scenario.texts, [compared!.scenario]);
+
+    // prompt-lens estimate on the same deployment and workload: the same tokens, cold TTFT and $/call.
+    assert.equal(target.kind, 'self-hosted', 'the examples workspace has a self-hosted primary target');
+    const out = { text: '' };
+    const spec = ['--model', target.model.id, '--hardware', target.hardware.id, '--gpus', String(target.gpus)];
+    const workload = ['--concurrency', '8', '--output-tokens', '256'];
+    const code = await runCli(['estimate', document.uri.fsPath, ...spec, ...workload, '--json'], {
+      ...processIo(),
+      out: (t) => void (out.text += t),
+      err: () => undefined,
+    });
+    assert.equal(code, 0);
+    const cli = JSON.parse(out.text) as { inputTokens: number; ttftMs: { p50: number }; costUsd: number };
+    assert.deepEqual(
+      [cli.inputTokens, formatMs(cli.ttftMs.p50), formatUsd(cli.costUsd)],
+      [primary.inputTokens, cold, perCall],
+    );
   });
 
   it("hover: tokens of the selection, counted with the primary target's tokenizer in the analysis worker", async () => {
@@ -515,6 +554,27 @@ describe('editor surfaces', () => {
     assert.doesNotMatch(markdown, /9,007,199,254,740,991|\b1 warnings\b|\b1 errors\b/);
     await waitForPreviewOf(markdown);
     await screenshot('report');
+  });
+
+  it('a finding link in the workspace report preview, clicked, opens its file at its line', async () => {
+    await cleanWorkbench();
+    const markdown = await vscode.commands.executeCommand<string>('promptLens.showWorkspaceReport');
+    await waitForPreviewOf(markdown);
+    // A finding's link ("findings/rag-oversized.prompt:12:1"), not the file's own (line 1) in the Prompts table.
+    const links = await queryWebviews('report-links', 'a[href*="rag-oversized.prompt#L"]');
+    const line = Number(links.texts.map((t) => /:(\d+):\d+$/.exec(t)?.[1]).find(Boolean));
+    assert.ok(line > 1, `a finding link with its line in the preview: ${JSON.stringify(links.texts)}`);
+    const selector = `a[href$="rag-oversized.prompt#L${line}"]`;
+    // Chromium's own mouse click on the rendered link; the preview hands it to VS Code, which opens the file.
+    assert.ok(await clickWebview('report-link', selector));
+    const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label)).join(', ') || 'no tabs';
+    const opened = await waitFor(
+      'the linked prompt in an editor',
+      () =>
+        vscode.window.visibleTextEditors.find((e) => e.document.uri.path.endsWith('/findings/rag-oversized.prompt')),
+      20_000,
+    ).catch(() => assert.fail(`the link opened nothing; tabs: ${tabs()}`));
+    assert.equal(opened.selection.active.line, line - 1, 'at the finding');
   });
 
   it('Show Workspace Report run again after a target change shows the new target', async () => {

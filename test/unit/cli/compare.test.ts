@@ -89,15 +89,23 @@ describe('prompt-lens compare', () => {
   it('prints a readable table with notes, assumptions and a cold column when a prefix is cached', async () => {
     const r = await run(['compare', 'review.prompt', '--model', 'llama-3.1-70b', '--cached', '10']);
     assert.equal(r.code, 0, r.stderr);
-    const [title, , header] = r.stdout.split('\n');
+    const [title, scenario, , header] = r.stdout.split('\n');
     assert.match(title ?? '', /^review\.prompt: \d+ of \d+ targets meet the interactive SLO$/);
+    // What every figure assumes, said once above the table.
+    assert.match(
+      scenario ?? '',
+      /^Figures per call: (cold|warm \(up to 10 tokens cached\) where the target caches, else cold), 8 concurrent requests, 256 output tokens\.$/,
+    );
     assert.match(
       header ?? '',
       /^Target\s+TTFT p50\s+TTFT p99\s+cold p99\s+TPOT\s+E2E\s+\$\/1k calls\s+\$\/M output\s+tok\/s\s+SLO$/,
     );
     assert.match(r.stdout, /✗ TTFT p99 \d+ ms > 500 ms/);
     assert.match(r.stdout, /\nAssumptions:\n {2}Profile interactive/);
-    assert.doesNotMatch((await run(['compare', 'review.prompt'])).stdout.split('\n')[2] ?? '', /cold p99/);
+    const plain = (await run(['compare', 'review.prompt'])).stdout.split('\n');
+    assert.equal(plain[1], 'Figures per call: cold, 8 concurrent requests, 256 output tokens.');
+    assert.doesNotMatch(plain[3] ?? '', /cold p99/);
+    assert.match(plain[3] ?? '', /^Target\s+TTFT p50/);
   });
 
   it('unknown ids and bad flags exit 2 with one line naming the problem', async () => {

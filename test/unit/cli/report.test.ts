@@ -63,6 +63,14 @@ describe('prompt-lens report', () => {
       ['prompts/support-billing.prompt', 'prompts/support-shipping.prompt'],
     );
     assert.ok(json.cacheGroups[0]!.sharedTokens > 1900 && json.cacheGroups[0]!.sharedTokens < 2200);
+    // One TTFT per file: a group member's cold TTFT, and its prefix-cache finding's, are the file's own (its count
+    // with the chat template, as the status bar has it; they were figured without the template's tokens).
+    for (const m of json.cacheGroups[0]!.members) {
+      const own = json.files.find((f) => f.file === m.file)!;
+      assert.equal(m.coldTtftMs, own.ttftMs, m.file);
+      const finding = json.findings.find((f) => f.code === 'prefix-cache' && f.file === m.file)!;
+      assert.equal(finding.data?.coldTtftMs, own.ttftMs, m.file);
+    }
     assert.deepEqual(json.summary, { files: 6, error: 0, warning: 2, information: json.findings.length - 2 });
   });
 
