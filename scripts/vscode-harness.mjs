@@ -94,7 +94,7 @@ async function runSession({ name, workspace, trusted, suites }) {
  * test page's XSS canary (window.__promptLensXss) was set;
  * NAME.click.json {selector} → NAME.result.json {clicked}: a real mouse click on the first match;
  * NAME.button.json {selector: label} → NAME.result.json {clicked}: clicks a workbench button (a dialog's);
- * NAME.workbench.json {selector} → NAME.result.json {elements: [{text, attributes}]}: the rendered text
+ * NAME.workbench.json {selector} → NAME.result.json {elements: [{text, attributes, box, window}]}: the rendered text
  * (innerText) and attributes of every element matching the selector in the workbench page itself (not webviews).
  * NAME.measure.json and NAME.viewport.json: see HANDLERS.
  */
@@ -193,10 +193,15 @@ const HANDLERS = {
   async workbench(page, selector) {
     const elements = await page
       .$$eval(selector, (found) =>
-        found.map((e) => ({
-          text: e.innerText,
-          attributes: Object.fromEntries([...e.attributes].map((a) => [a.name, a.value])),
-        })),
+        found.map((e) => {
+          const r = e.getBoundingClientRect();
+          return {
+            text: e.innerText,
+            attributes: Object.fromEntries([...e.attributes].map((a) => [a.name, a.value])),
+            box: { x: r.x, y: r.y, width: r.width, height: r.height },
+            window: { width: window.innerWidth, height: window.innerHeight },
+          };
+        }),
       )
       .catch(() => []);
     return { elements };

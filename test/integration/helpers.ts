@@ -5,6 +5,8 @@ import * as vscode from 'vscode';
 import { formatMs, formatRange, formatUsd } from '../../src/core/format';
 import { markdownText } from '../../src/core/markdown';
 import type { PromptLensApi } from '../../src/extension/extension';
+import { linearLatencyModel } from '../../src/core/sim/latencyModel';
+import { startSimulator } from '../../src/core/sim/server';
 
 export const EXTENSION_ID = 'prompt-latency-lens.prompt-latency-lens';
 
@@ -118,6 +120,9 @@ export interface WorkbenchElement {
   /** The rendered text (innerText: a <br> is a line break). */
   text: string;
   attributes: Record<string, string>;
+  /** Where it is laid out in the page, and the page's size (the browser window). */
+  box: { x: number; y: number; width: number; height: number };
+  window: { width: number; height: number };
 }
 
 /** Reads the real DOM of the workbench page itself (editors, walkthroughs, widgets; not webviews). */
@@ -185,4 +190,51 @@ export function assertHoverRow(hover: string, t: AgentTarget): void {
   assert.equal(cells[3], `${gap}${formatMs(t.e2eMs.cold.p50)}`, row);
   assert.equal(cells[4], `${gap}${formatUsd(t.costPerCallUsd.cold)}`, row);
   assert.equal(cells[5], `${gap}${formatUsd(t.costPer1kCallsUsd)} |`, row);
+}
+
+export type Simulator = Awaited<ReturnType<typeof startSimulator>>;
+
+const BENCH_SETTINGS = [
+  'endpoints',
+  'targets',
+  'benchmark.requests',
+  'benchmark.concurrency',
+  'benchmark.maxTokens',
+  'benchmark.cache',
+];
+
+/**
+ * A local simulator on 127.0.0.1 with known delays (30 ms prefill base + 20,000 prompt tokens/s, 5 ms per output
+ * token), configured as endpoint `sim` with a small run: 6 requests at concurrency 1 and 2, 12 output tokens.
+ */
+export async function simulatorEndpoint(): Promise<Simulator> {
+  const sim = await startSimulator({
+    port: 0,
+    latency: linearLatencyModel({
+      prefillBaseMs: 30,
+      prefillTokensPerSecond: 20_000,
+      tpotBaseMs: 5,
+      tpotMsPer1kContext: 0,
+      tpotMsPerExtraSequence: 0,
+    }),
+    defaultMaxTokens: 12,
+  });
+  const config = vscode.workspace.getConfiguration('promptLens');
+  const workspace = vscode.ConfigurationTarget.Workspace;
+  await config.update(
+    'endpoints',
+    [{ name: 'sim', baseUrl: sim.url, model: sim.model, target: 'llama-3.1-8b@1xh100-sxm' }],
+    workspace,
+  );
+  await config.update('benchmark.requests', 6, workspace);
+  await config.update('benchmark.concurrency', [1, 2], workspace);
+  await config.update('benchmark.maxTokens', 12, workspace);
+  return sim;
+}
+
+/** Stops the simulator and clears what simulatorEndpoint (and the suites) set. */
+export async function closeSimulatorEndpoint(sim: Simulator | undefined): Promise<void> {
+  await sim?.close();
+  const config = vscode.workspace.getConfiguration('promptLens');
+  for (const key of BENCH_SETTINGS) await config.update(key, undefined, vscode.ConfigurationTarget.Workspace);
 }

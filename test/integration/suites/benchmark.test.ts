@@ -13,6 +13,7 @@ import { promptHash } from '../../../src/extension/bench/history';
 import { lockstepClock } from '../../unit/helpers/lockstepClock';
 import {
   cleanWorkbench,
+  closeSimulatorEndpoint,
   extensionApi,
   hoverTexts,
   openPrompt,
@@ -57,18 +58,7 @@ describe('benchmark this prompt', () => {
     await config().update('benchmark.maxTokens', 12, vscode.ConfigurationTarget.Workspace);
   });
 
-  after(async () => {
-    await sim?.close();
-    for (const key of [
-      'endpoints',
-      'targets',
-      'benchmark.requests',
-      'benchmark.concurrency',
-      'benchmark.maxTokens',
-      'benchmark.cache',
-    ])
-      await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
-  });
+  after(() => closeSimulatorEndpoint(sim));
 
   it('runs against the local simulator, shows the results view and saves the run', async () => {
     await cleanWorkbench();

@@ -52,6 +52,8 @@ describe('manifest: Marketplace identity and packaging', () => {
       'test/unit/core/manifest.test.ts',
       'data/models.json',
       'media/icon.svg',
+      // The reviewed screenshots of every surface (#15) are for the docs, not the VSIX.
+      'media/screenshots/review/compare-dark-1000.png',
     ])
       assert.ok(!packaged(path), `${path} would be packaged`);
   });
