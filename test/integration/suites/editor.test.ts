@@ -70,7 +70,7 @@ describe('editor surfaces', () => {
     assert.match(api.targetText(), /openai\/gpt-4o/);
   });
 
-  it('one set of numbers: status bar, tooltip, hover, CodeLens, Problems and report agree on the cold TTFT', async () => {
+  it('one set of numbers: status bar, tooltip, hover, CodeLens, Problems, report, Compare, estimate and count agree', async () => {
     const editor = await openPrompt('findings/rag-oversized.prompt');
     const document = editor.document;
     const api = await extensionApi();
@@ -101,16 +101,28 @@ describe('editor surfaces', () => {
     assert.ok(hover.includes(`${primary.label} — ${primary.serving}`), hover);
     const [rag] = await diagnosticsWith(document.uri, 'rag-budget');
     assert.ok(rag!.message.includes('(8 concurrent requests, 256 output tokens)'), rag!.message);
+    // The hover's own token and cost cells: the prompt's tokens, and the primary row's $/call.
+    const tokens = primary.inputTokens.toLocaleString('en-US');
+    const perCall = formatUsd(primary.cold.costUsd);
+    assert.ok(hover.includes(`prompt **${tokens}** tokens`), hover);
+    const hoverRow = hover.split('\n').find((l) => l.startsWith(`| ${primary.label} |`));
+    assert.ok(hoverRow?.includes(`\u2007\u2007${perCall} |`), `${hoverRow} (expected ${perCall})`);
+    // Each message's CodeLens: its tokens, and its share of the same cold TTFT.
+    const coldMs = estimate(target, { inputTokens: primary.inputTokens, outputTokens: 256, concurrency: 8 }).ttftMs.p50;
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
       'vscode.executeCodeLensProvider',
       document.uri,
     );
-    assert.ok(lenses.some((l) => /% of cold TTFT/.test(l.command?.title ?? '')));
+    const messageLenses = lenses
+      .map((l) => /^(\w+): ([\d,]+) tok · \d+% of cold TTFT \(≈(.+)\)$/.exec(l.command?.title ?? ''))
+      .filter((m): m is RegExpExecArray => m !== null);
+    assert.equal(messageLenses.length, analysis.parsed.messages.length, lenses.map((l) => l.command?.title).join('; '));
+    const content = messageLenses.reduce((sum, m) => sum + Number(m[2]!.replace(/,/g, '')), 0);
+    for (const [, role, count, ms] of messageLenses)
+      assert.equal(ms, formatMs((coldMs * Number(count!.replace(/,/g, ''))) / content), `${role} CodeLens`);
     const markdown = await vscode.commands.executeCommand<string>('promptLens.showWorkspaceReport');
     const row = markdown.split('\n').find((l) => l.startsWith('| [findings/rag-oversized.prompt]'));
     assert.ok(row, markdown);
-    const tokens = primary.inputTokens.toLocaleString('en-US');
-    const perCall = formatUsd(primary.cold.costUsd);
     assert.deepEqual(row.split(' | ').slice(1, 4), [tokens, cold, perCall], row);
     assert.ok(status.includes(`${perCall}/call`), status);
     assert.ok(markdown.includes('8 concurrent requests, 256 output tokens'), 'the report says its scenario');
@@ -149,6 +161,16 @@ describe('editor surfaces', () => {
       [cli.inputTokens, formatMs(cli.ttftMs.p50), formatUsd(cli.costUsd)],
       [primary.inputTokens, cold, perCall],
     );
+    // prompt-lens count with the same target: the same tokens.
+    const counted = { text: '' };
+    const countCode = await runCli(['count', document.uri.fsPath, '--target', primary.id, '--json'], {
+      ...processIo(),
+      out: (t) => void (counted.text += t),
+      err: () => undefined,
+    });
+    assert.equal(countCode, 0);
+    const [file] = JSON.parse(counted.text) as { inputTokens: number }[];
+    assert.equal(file!.inputTokens, primary.inputTokens, 'prompt-lens count --target');
   });
 
   it("hover: tokens of the selection, counted with the primary target's tokenizer in the analysis worker", async () => {
