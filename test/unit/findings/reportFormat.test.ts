@@ -243,6 +243,17 @@ describe('always-on instructions as text (formatInstructions)', () => {
   });
 });
 
+/** The Markdown lines from the scenario sentence to the prompts table's header, the same for every report here. */
+const MD_PROMPTS_HEAD = [
+  '',
+  "_TTFT and $/call are cold (nothing cached) at 8 concurrent requests, 256 output tokens: the figures the editor's hover shows._",
+  '',
+  '## Prompts',
+  '',
+  '| file | tokens | TTFT (cold) | $/call | retrieved-context tokens |',
+  '|---|---:|---:|---:|---:|',
+];
+
 describe('workspace report as Markdown (reportMarkdown)', () => {
   const link = (file: string, line: number) => `open:${file}#${line}`;
 
@@ -254,13 +265,7 @@ describe('workspace report as Markdown (reportMarkdown)', () => {
       '',
       'Target **m · gpu** (vLLM, server-side; tokenizer `o200k_base`, cache: ≥ 1,024 tokens in steps of 128). ' +
         '2 prompt files · 1 error · 3 warnings · 1 information.',
-      '',
-      "_TTFT and $/call are cold (nothing cached) at 8 concurrent requests, 256 output tokens: the figures the editor's hover shows._",
-      '',
-      '## Prompts',
-      '',
-      '| file | tokens | TTFT (cold) | $/call | retrieved-context tokens |',
-      '|---|---:|---:|---:|---:|',
+      ...MD_PROMPTS_HEAD,
       '| [a.prompt](open:a.prompt#1) | 1,234 | 432 ms | $0.012 | 0 |',
       '| [sub/my\\_prompt.prompt](open:sub/my_prompt.prompt#1) | 56 | 5.2 ms | no price | 15 |',
       '',
@@ -313,13 +318,7 @@ describe('workspace report as Markdown (reportMarkdown)', () => {
         '',
         'Target **m · gpu** (vLLM, server-side; tokenizer `o200k_base`, no prefix caching). ' +
           '0 prompt files · 0 errors · 0 warnings · 0 information.',
-        '',
-        "_TTFT and $/call are cold (nothing cached) at 8 concurrent requests, 256 output tokens: the figures the editor's hover shows._",
-        '',
-        '## Prompts',
-        '',
-        '| file | tokens | TTFT (cold) | $/call | retrieved-context tokens |',
-        '|---|---:|---:|---:|---:|',
+        ...MD_PROMPTS_HEAD,
         '',
         '## Prefix-cache groups',
         '',
