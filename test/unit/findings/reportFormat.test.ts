@@ -43,6 +43,7 @@ const NO_INSTRUCTIONS: InstructionsBudget = {
 };
 
 const INSTRUCTIONS: InstructionsBudget = {
+  ...NO_INSTRUCTIONS,
   alwaysOn: [
     { file: 'AGENTS.md', format: 'agents-md', tokens: 1500, activation: { kind: 'always' } },
     {
@@ -56,7 +57,7 @@ const INSTRUCTIONS: InstructionsBudget = {
   conditional: [
     {
       file: '.github/instructions/ts.instructions.md',
-      format: 'instructions-md',
+      format: 'instructions',
       tokens: 300,
       activation: { kind: 'globs', globs: ['**/*.ts', 'src/**'] },
     },
@@ -66,8 +67,7 @@ const INSTRUCTIONS: InstructionsBudget = {
   cold: { ttftMs: 150, costUsd: 0.004 },
   warm: { ttftMs: 20, costUsd: 0.0005 },
   maxTokens: 1000,
-  target: 'm · gpu',
-} as InstructionsBudget;
+};
 
 function report(): PromptReport {
   return {
@@ -254,6 +254,16 @@ const MD_PROMPTS_HEAD = [
   '|---|---:|---:|---:|---:|',
 ];
 
+/** The conditional instruction files' table (its globs escaped) and the next heading. */
+const MD_CONDITIONAL = [
+  '',
+  '| other instruction files | tokens | applies |',
+  '|---|---:|---|',
+  '| [.github/instructions/ts.instructions.md](open:.github/instructions/ts.instructions.md#1) | 300 | when files match \\*\\*/\\*.ts, src/\\*\\* |',
+  '',
+  '## Findings',
+];
+
 describe('workspace report as Markdown (reportMarkdown)', () => {
   const link = (file: string, line: number) => `open:${file}#${line}`;
 
@@ -294,12 +304,7 @@ describe('workspace report as Markdown (reportMarkdown)', () => {
       '|---|---:|',
       '| [AGENTS.md](open:AGENTS.md#1) | 1,500 |',
       '| [.github/skills/pdf/SKILL.md](open:.github/skills/pdf/SKILL.md#1) (skill name and description) | 40 |',
-      '',
-      '| other instruction files | tokens | applies |',
-      '|---|---:|---|',
-      '| [.github/instructions/ts.instructions.md](open:.github/instructions/ts.instructions.md#1) | 300 | when files match \\*\\*/\\*.ts, src/\\*\\* |',
-      '',
-      '## Findings',
+      ...MD_CONDITIONAL,
       '',
       '| severity | where | code | finding |',
       '|---|---|---|---|',
@@ -340,19 +345,6 @@ describe('workspace report as Markdown (reportMarkdown)', () => {
     const r = emptyReport();
     r.instructions = { ...INSTRUCTIONS, alwaysOn: [], conditional: [INSTRUCTIONS.conditional[0]!] };
     const text = reportMarkdown(r, link);
-    assert.ok(
-      text.includes(
-        [
-          'None: no file is prepended to every chat request.',
-          '',
-          '| other instruction files | tokens | applies |',
-          '|---|---:|---|',
-          '| [.github/instructions/ts.instructions.md](open:.github/instructions/ts.instructions.md#1) | 300 | when files match \\*\\*/\\*.ts, src/\\*\\* |',
-          '',
-          '## Findings',
-        ].join('\n'),
-      ),
-      text,
-    );
+    assert.ok(text.includes(['None: no file is prepended to every chat request.', ...MD_CONDITIONAL].join('\n')), text);
   });
 });
