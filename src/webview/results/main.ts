@@ -17,6 +17,7 @@ import {
   levelRows,
   ms,
   pct,
+  predictionErrorText,
   runName,
   ttftCdf,
   verdict,
@@ -246,7 +247,7 @@ function summary(state: ResultsViewState & { result: BenchResult }, pass: boolea
     cards.push(
       card(
         s.predicted,
-        `${pct(errorPct)}`,
+        predictionErrorText(errorPct, s),
         fill(s.predictedDetail, ms(result.prediction.ttftMs), ms(measuredTtft), tpotLine, result.endpoint.target ?? ''),
         undefined,
         'prediction',

@@ -1,4 +1,5 @@
 // Pure derivations from a benchmark result to what the results view draws (unit-tested in Node).
+import { english as fill } from '../../core/l10n';
 import type { BenchResult, LevelResult, MetricSummary, ModeResult } from '../../core/bench/result';
 import { formatMs } from '../../core/format';
 import { DEFAULT_SLO_MIN_SHARE, levelPasses, sloVerdict, type SloVerdict } from '../../core/bench/stats';
@@ -117,6 +118,19 @@ export function ms(value: number | undefined | null): string {
 
 export function pct(value: number | undefined): string {
   return value === undefined || !Number.isFinite(value) ? '–' : `${value >= 0 ? '+' : ''}${value.toFixed(0)}%`;
+}
+
+/**
+ * The prediction's error in words: `errorPct` is (predicted − measured) / measured, so −43 % reads "measured
+ * slower than predicted (prediction 43% low)"; a bare signed number did not say which way.
+ */
+export function predictionErrorText(
+  errorPct: number,
+  words: { predictedSlower: string; predictedFaster: string; predictedExact: string },
+): string {
+  const size = `${Math.abs(errorPct).toFixed(0)}%`;
+  if (size === '0%') return words.predictedExact;
+  return fill(errorPct < 0 ? words.predictedSlower : words.predictedFaster, size);
 }
 
 /** The percentiles two runs are compared on, per metric. */

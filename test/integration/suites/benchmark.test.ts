@@ -10,6 +10,8 @@ import { formatMs } from '../../../src/core/format';
 import { linearLatencyModel } from '../../../src/core/sim/latencyModel';
 import { startSimulator } from '../../../src/core/sim/server';
 import { promptHash } from '../../../src/extension/bench/history';
+import { headlineLevel, predictionErrorText } from '../../../src/webview/results/model';
+import { RESULTS_STRINGS } from '../../../src/webview/results/strings';
 import { lockstepClock } from '../../unit/helpers/lockstepClock';
 import {
   cleanWorkbench,
@@ -102,10 +104,12 @@ describe('benchmark this prompt', () => {
     const p50 = Math.round(level.summary.ttftMs!.p50);
     assert.ok(ttftCell.texts[0]?.startsWith(`${p50} ms`), `card shows ${ttftCell.texts[0]}, run p50 ${p50}`);
     const predicted = await queryWebviews('bench-prediction', '[data-test=prediction] .card-value');
-    assert.match(
-      predicted.texts[0] ?? '',
-      /^[+-]\d+%$/,
-      'the predicted-vs-measured card shows the error of the prediction',
+    const errorPct = headlineLevel(result)?.level.predictionErrorPct?.ttft;
+    assert.ok(errorPct !== undefined, 'the run carries the prediction error');
+    assert.equal(
+      predicted.texts[0],
+      predictionErrorText(errorPct, RESULTS_STRINGS),
+      'the predicted-vs-measured card says which way the prediction missed, in words',
     );
     const charts = await queryWebviews('bench-charts', 'figure canvas');
     assert.ok(charts.texts.length >= 3, `expected three charts, found ${charts.texts.length}`);

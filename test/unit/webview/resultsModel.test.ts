@@ -8,10 +8,12 @@ import {
   kneeSeries,
   levelRows,
   ms,
+  predictionErrorText,
   runName,
   ttftCdf,
   verdict,
 } from '../../../src/webview/results/model';
+import { RESULTS_STRINGS } from '../../../src/webview/results/strings';
 
 const slo = { ttftMs: 500, tpotMs: 30 };
 
@@ -129,5 +131,16 @@ describe('results view model', () => {
     assert.equal(p90.b, undefined);
     assert.equal(p90.deltaPct, undefined);
     assert.deepEqual([runName(result), runName(other)], ['built-in client', 'vllm (vllm-results.json)']);
+  });
+
+  it('says which way the prediction missed, in words (error = (predicted − measured) / measured)', () => {
+    // predicted 57 ms, measured 100 ms: the request took longer than predicted.
+    assert.equal(predictionErrorText(-43, RESULTS_STRINGS), 'measured slower than predicted (prediction 43% low)');
+    assert.equal(predictionErrorText(25.4, RESULTS_STRINGS), 'measured faster than predicted (prediction 25% high)');
+    assert.equal(predictionErrorText(0.4, RESULTS_STRINGS), 'measured as predicted');
+    assert.equal(predictionErrorText(-0.4, RESULTS_STRINGS), 'measured as predicted');
+    // the words come from the catalog the host translated
+    const translated = { ...RESULTS_STRINGS, predictedSlower: 'langsamer ({0})' };
+    assert.equal(predictionErrorText(-10, translated), 'langsamer (10%)');
   });
 });
