@@ -27,7 +27,7 @@ export function shingles(normalised: string): Set<string> {
 
 export function jaccard(a: Set<string>, b: Set<string>): number {
   if (a.size === 0 && b.size === 0) return 1;
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: which set is walked changes the work, not the count.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: which set is walked is work, not result.
   const [small, large] = a.size <= b.size ? [a, b] : [b, a];
   let common = 0;
   for (const s of small) if (large.has(s)) common++;

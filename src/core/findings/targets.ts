@@ -34,7 +34,9 @@ export function findingTarget(
   const at = (inputTokens: number, cachedTokens: number): Figures => {
     const key = `${inputTokens}:${cachedTokens}`;
     let f = figures.get(key);
+    // Stryker disable next-line ConditionalExpression: a memo is not observable, figures computed again are equal.
     if (!f) {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: when the memo is emptied is not observable.
       if (figures.size >= MEMO_LIMIT) figures.clear();
       const input = Math.max(1, inputTokens);
       const cached = Math.min(cachedTokens, input - 1);

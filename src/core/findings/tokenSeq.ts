@@ -2,7 +2,7 @@
 
 /** Length of the longest common prefix of two token sequences. */
 export function commonPrefix(a: Int32Array, b: Int32Array): number {
-  // Stryker disable next-line MethodExpression: Math.max is equivalent, a token past an array's end is undefined, never equal.
+  // Stryker disable next-line MethodExpression: Math.max is equivalent: past the end is undefined, never equal.
   const n = Math.min(a.length, b.length);
   let i = 0;
   while (i < n && a[i] === b[i]) i++;
