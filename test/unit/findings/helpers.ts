@@ -1,3 +1,4 @@
+import type { LinearCostParams } from '../../../src/core/findings/costModel';
 import type { ChatRole, ParsedPrompt, TemplateVariable } from '../../../src/core/prompt/types';
 import type { Tokenizer, TokenizerId } from '../../../src/core/tokenize/types';
 
@@ -63,3 +64,17 @@ export function promptFile(
     parsed: { format: 'plain', engine: 'generic', messages, variables, settings: { sample }, errors: [] },
   };
 }
+
+/**
+ * A linear cost model whose figures are easy to work out by hand: TTFT = 100 ms + 0.1 ms per uncached token
+ * + 0.01 ms per cached one; $2 per million uncached input tokens, $0.50 per million cached; cache in steps of 16.
+ */
+export const LINEAR_PARAMS: LinearCostParams = {
+  label: 'test model',
+  cacheRule: { minTokens: 16, granularity: 16 },
+  baseMs: 100,
+  msPerToken: 0.1,
+  msPerCachedToken: 0.01,
+  usdPerMillionInput: 2,
+  usdPerMillionCached: 0.5,
+};

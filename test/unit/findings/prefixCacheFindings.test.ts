@@ -4,19 +4,10 @@ import { PrefixCacheAnalyser } from '../../../src/core/findings/prefixCache';
 import { DEFAULT_FINDING_SETTINGS } from '../../../src/core/findings/settings';
 import { parsePrompt } from '../../../src/core/prompt/parse';
 import type { ChatRole } from '../../../src/core/prompt/types';
-import { promptFile, wordTokenizer, words } from './helpers';
+import { LINEAR_PARAMS, promptFile, wordTokenizer, words } from './helpers';
 
-// The finding texts and data of the prefix-cache analyser, figured by hand on a linear model: TTFT = 100 ms
-// + 0.1 ms per uncached token + 0.01 ms per cached one; $2 per million uncached input tokens, $0.50 cached.
-const LINEAR = linearCostModel({
-  label: 'test model',
-  cacheRule: { minTokens: 16, granularity: 16 },
-  baseMs: 100,
-  msPerToken: 0.1,
-  msPerCachedToken: 0.01,
-  usdPerMillionInput: 2,
-  usdPerMillionCached: 0.5,
-});
+// The finding texts and data of the prefix-cache analyser, figured by hand on the linear model of helpers.ts.
+const LINEAR = linearCostModel(LINEAR_PARAMS);
 
 function analyser(costModel: FindingCostModel = LINEAR) {
   return new PrefixCacheAnalyser({

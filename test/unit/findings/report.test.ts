@@ -9,21 +9,12 @@ import {
 import { lineColumn } from '../../../src/core/findings/request';
 import { DEFAULT_FINDING_SETTINGS, type FindingSettings } from '../../../src/core/findings/settings';
 import type { Tokenizer } from '../../../src/core/tokenize/types';
-import { wordTokenizer, words } from './helpers';
+import { LINEAR_PARAMS, wordTokenizer, words } from './helpers';
 
 // buildReport on a small workspace. Counts are known by construction: one token per word, plus cl100k_base's
 // chat overhead (4 per message + 3: 11 for two messages). TTFT = 100 ms + 0.1 ms per token, $2 per million.
 const TOKENIZER: Tokenizer = { ...wordTokenizer, id: 'cl100k_base' };
-const PARAMS: LinearCostParams = {
-  label: 'test model',
-  contextWindow: 3000,
-  cacheRule: { minTokens: 16, granularity: 16 },
-  baseMs: 100,
-  msPerToken: 0.1,
-  msPerCachedToken: 0.01,
-  usdPerMillionInput: 2,
-  usdPerMillionCached: 0.5,
-};
+const PARAMS: LinearCostParams = { ...LINEAR_PARAMS, contextWindow: 3000 };
 const SETTINGS: FindingSettings = {
   ...DEFAULT_FINDING_SETTINGS,
   cache: { ...DEFAULT_FINDING_SETTINGS.cache, minSharedTokens: 1024 },
