@@ -57,6 +57,14 @@ describe('finding duplicate chunks', () => {
     ]);
   });
 
+  it('of two equally close earlier chunks, the first wins even when it is found first', () => {
+    // Chunk 2 shares 2 of 3 shingles with each; chunk 0 is found through "a b c", chunk 1 through "c d e"
+    // (both rarer than "b c d"), in that order. Chunks 0 and 1 share 1 of 3: not a pair at 0.6.
+    assert.deepEqual(findDuplicates(['a b c d', 'b c d e', 'a b c d e'], 0.6), [
+      { later: 2, earlier: 0, similarity: 2 / 3 },
+    ]);
+  });
+
   it('looks for twins through their rarest shingles, so a shingle every chunk has does not crowd them out', () => {
     // 80 chunks share the shingle "aaa aab aac" (it also sorts first); each has four rare ones. The last chunk
     // differs from chunk 0 in its last word: 4 of 6 shingles shared. Compared only with the 64 latest chunks

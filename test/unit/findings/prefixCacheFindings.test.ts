@@ -159,6 +159,19 @@ describe('cache-breaker finding', () => {
     );
   });
 
+  it('figures the TTFT saved on the file’s own prompt tokens', () => {
+    // A model that, like the engine, leaves at least one token uncached: on zero prompt tokens it would save nothing.
+    const clamped: FindingCostModel = { ...LINEAR, ttftMs: (n, cached) => LINEAR.ttftMs(n, Math.min(cached, n - 1)) };
+    const a = analyser(clamped);
+    add(a, 'a', [
+      ['system', `{{today}}\n${words(1200, 's')}`],
+      ['user', 'Q: {{question}}'],
+    ]);
+    const finding = a.findingsFor('a').find((x) => x.code === 'cache-breaker');
+    assert.ok(finding);
+    assert.ok(Math.abs((finding.data.ttftSavedMs as number) - 108) < 1e-9, String(finding.data.ttftSavedMs));
+  });
+
   it('counts the dynamic parts before it, and quotes long or multi-line text flattened and cut at 40 characters', () => {
     const a = analyser();
     const name = `{{${'v'.repeat(37)}}}`; // 41 characters: cut to 39 and an ellipsis
