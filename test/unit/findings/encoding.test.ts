@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { charOffsetAfterTokens, TokenMemo, tokensBefore } from '../../../src/core/findings/encoding';
+import { chunkLengths } from '../../../src/core/tokenize/boundaries';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
 import { wordTokenizer } from './helpers';
 
@@ -66,5 +67,54 @@ describe('chunked encoding', () => {
     const encoded = new TokenMemo(wordTokenizer).encode(long);
     assert.deepEqual(encoded.chunkChars, [0]);
     assert.equal(charOffsetAfterTokens(wordTokenizer, long, encoded, 7), 'A line of prose here.\nA line'.length);
+  });
+});
+
+describe('chunk starts and the chunk memo', () => {
+  const o200k = getTokenizer('o200k_base');
+  const starts = (t: string) => new TokenMemo(o200k).encode(t).chunkChars;
+
+  it('starts a chunk at the first line start 256 or more characters after the last one', () => {
+    // 128-character lines: line starts at 128, 256, …; chunks start every second line.
+    const lines = `${'x'.repeat(127)}\n`.repeat(8);
+    assert.deepEqual(starts(lines), [0, 256, 512, 768]);
+    // 100-character lines; a line that starts with white space or "/" is no split point.
+    const text = Array.from({ length: 10 }, (_, i) => (i === 3 ? ' ' : i === 6 ? '/' : 'a') + 'b'.repeat(98)).join(
+      '\n',
+    );
+    assert.deepEqual(starts(text), [0, 400, 700]);
+  });
+
+  it('cuts a line longer than 1024 characters at safe points, and no shorter line', () => {
+    assert.deepEqual(starts('x'.repeat(1024)), [0]);
+    const head = `${'x'.repeat(299)}\n`;
+    // A 1,000-character line after a chunk: not cut.
+    assert.deepEqual(starts(head + 'y '.repeat(500)), [0, 300]);
+    const long = head + 'word, '.repeat(500);
+    const lengths = chunkLengths(long, 300, long.length, 256);
+    const expected = [0, 300];
+    for (let at = 300, i = 0; i < lengths.length - 1; i++) expected.push((at += lengths[i]!));
+    assert.ok(expected.length > 4);
+    const encoded = new TokenMemo(o200k).encode(long);
+    assert.deepEqual(encoded.chunkChars, expected);
+    assert.deepEqual([...encoded.tokens], o200k.encode(long));
+  });
+
+  it('keeps the least recently used chunk out when full', () => {
+    const calls: string[] = [];
+    const counting = { ...wordTokenizer, encode: (t: string) => (calls.push(t), wordTokenizer.encode(t)) };
+    const memo = new TokenMemo(counting, 2);
+    for (const t of ['A', 'B', 'A', 'C', 'A', 'B']) memo.encode(t);
+    assert.deepEqual(calls, ['A', 'B', 'C', 'B']);
+  });
+
+  it('offsets at the ends: no tokens is offset 0, all tokens the whole text (trailing space included)', () => {
+    const text = 'a b  ';
+    const encoded = new TokenMemo(wordTokenizer).encode(text);
+    assert.equal(charOffsetAfterTokens(wordTokenizer, text, encoded, -1), 0);
+    assert.equal(charOffsetAfterTokens(wordTokenizer, text, encoded, 0), 0);
+    assert.equal(charOffsetAfterTokens(wordTokenizer, text, encoded, 1), 1);
+    assert.equal(charOffsetAfterTokens(wordTokenizer, text, encoded, 2), text.length);
+    assert.equal(charOffsetAfterTokens(wordTokenizer, text, encoded, 9), text.length);
   });
 });

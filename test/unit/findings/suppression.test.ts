@@ -76,3 +76,23 @@ describe('finding settings', () => {
     assert.equal(problems.length, 1);
   });
 });
+
+describe('dynamic pragmas', () => {
+  const sources = (text: string) => readPragmas(text).dynamic.map((re) => re.source);
+
+  it('reads the pattern up to the comment close, in every comment syntax', () => {
+    assert.deepEqual(sources('<!-- prompt-lens-dynamic ORD-\\d+ -->'), ['ORD-\\d+']);
+    assert.deepEqual(sources('{# prompt-lens-dynamic ORD-\\d+#}'), ['ORD-\\d+']);
+    assert.deepEqual(sources('/* prompt-lens-dynamic a|b */ after'), ['a|b']);
+    assert.deepEqual(sources('# prompt-lens-dynamic id=\\w+   \nnext line'), ['id=\\w+']);
+    assert.deepEqual(sources('{% prompt-lens-dynamic x %}\n<!-- prompt-lens-dynamic y -->'), ['x', 'y']);
+    assert.equal(readPragmas('# prompt-lens-dynamic a').dynamic[0]?.flags, 'g');
+    assert.deepEqual(readPragmas('<!-- prompt-lens-dynamic ok -->').invalidDynamic, []);
+  });
+
+  it('skips an empty pattern and lists invalid ones as written', () => {
+    const pragmas = readPragmas('<!-- prompt-lens-dynamic -->\n# prompt-lens-dynamic ([\n');
+    assert.deepEqual(pragmas.dynamic, []);
+    assert.deepEqual(pragmas.invalidDynamic, ['([']);
+  });
+});
