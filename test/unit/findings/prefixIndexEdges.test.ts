@@ -1,0 +1,416 @@
+import assert from 'node:assert/strict';
+import { MAX_BREAKER_SPANS, PrefixIndex, type PrefixIndexOptions } from '../../../src/core/findings/prefixIndex';
+import { DEFAULT_FINDING_SETTINGS } from '../../../src/core/findings/settings';
+import { parsePrompt } from '../../../src/core/prompt/parse';
+import type { ChatRole } from '../../../src/core/prompt/types';
+import { promptFile, wordTokenizer, words } from './helpers';
+
+// The prefix index at its edges: thresholds met exactly, files that are not neighbours, messages out of
+// request order, more dynamic parts than are considered. One token per word (wordTokenizer), one role token
+// per message.
+function index(
+  cacheRule = { minTokens: 4, granularity: 1 },
+  minSharedTokens = 8,
+  more: Partial<PrefixIndexOptions> & { cache?: Partial<typeof DEFAULT_FINDING_SETTINGS.cache> } = {},
+) {
+  const { cache, ...rest } = more;
+  return new PrefixIndex({
+    tokenizer: wordTokenizer,
+    cacheRule,
+    settings: { ...DEFAULT_FINDING_SETTINGS.cache, minSharedTokens, ...cache },
+    ...rest,
+  });
+}
+
+function add(i: PrefixIndex, file: string, sections: Array<[ChatRole, string]>, inputTokens?: number) {
+  const f = promptFile(sections);
+  i.update(file, f.text, f.parsed, inputTokens);
+  return f;
+}
+
+describe('prefix index edges: groups', () => {
+  it('files sharing exactly the threshold form a group, seen from each member', () => {
+    const i = index({ minTokens: 4, granularity: 1 }, 64);
+    // Role token + 63 shared words = 64 tokens, then the files differ.
+    add(i, 'a', [['system', `${words(63)} a1 a2`]]);
+    add(i, 'b', [['system', `${words(63)} b1 b2`]]);
+    assert.equal(i.groups().length, 1);
+    assert.equal(i.groupOf('a')?.sharedTokens, 64);
+    assert.equal(i.groupOf('b')?.sharedTokens, 64);
+    const j = index({ minTokens: 4, granularity: 1 }, 65);
+    add(j, 'a', [['system', `${words(63)} a1 a2`]]);
+    add(j, 'b', [['system', `${words(63)} b1 b2`]]);
+    assert.deepEqual(j.groups(), []);
+    assert.equal(j.groupOf('b'), undefined);
+  });
+
+  it('a member whose whole request is shared caches one token less; prefixEnd at the end of the shared message', () => {
+    const i = index({ minTokens: 4, granularity: 16 }, 8);
+    // a: role + 79 words = 80 tokens, all shared with b.
+    const a = add(i, 'a', [['system', words(79)]]);
+    const b = add(i, 'b', [
+      ['system', words(79)],
+      ['assistant', 'more words here'],
+    ]);
+    const group = i.groupOf('a')!;
+    assert.equal(group.sharedTokens, 80);
+    assert.equal(group.cacheableTokens, 64, '79 usable tokens, in steps of 16');
+    assert.deepEqual(
+      group.members.map((m) => [m.file, m.prefixEnd]),
+      [
+        ['a', a.text.length - 1],
+        ['b', b.text.indexOf('\nassistant:')],
+      ],
+    );
+  });
+
+  it('the caller’s input tokens, when given, are the prompt tokens', () => {
+    const i = index();
+    add(i, 'a', [['system', words(10)]], 99);
+    add(i, 'b', [['system', words(10)]]);
+    assert.equal(i.promptTokens('a'), 99);
+    assert.equal(i.promptTokens('b'), 11);
+    assert.equal(i.promptTokens('missing'), undefined);
+    assert.equal(i.groupOf('a')?.members.find((m) => m.file === 'a')?.promptTokens, 99);
+  });
+
+  it('unknown files: no text, group, near miss, static prefix, breakers or hints', () => {
+    const i = index(undefined, undefined, { cache: { dynamicHints: true } });
+    add(i, 'a', [['system', words(10)]]);
+    assert.equal(i.textOf('missing'), undefined);
+    assert.equal(i.groupOf('missing'), undefined);
+    assert.equal(i.nearMiss('missing'), undefined);
+    assert.equal(i.staticPrefix('missing'), undefined);
+    assert.deepEqual(i.breakers('missing'), []);
+    assert.deepEqual(i.hints('missing'), []);
+  });
+
+  it('a file without messages has an empty static prefix at offset 0', () => {
+    const i = index();
+    i.update('empty', '', {
+      format: 'plain',
+      engine: 'generic',
+      messages: [],
+      variables: [],
+      settings: {},
+      errors: [],
+    });
+    assert.deepEqual(i.staticPrefix('empty'), { tokens: 0, cacheableTokens: 0, endOffset: 0 });
+    assert.equal(i.nearMiss('empty'), undefined);
+  });
+
+  it('instruction sources are the instruction files only, with their content tokens', () => {
+    const i = index();
+    const agents = `# Agents\n${words(20)}\n`;
+    i.update('AGENTS.md', agents, parsePrompt('AGENTS.md', agents));
+    add(i, 'p.prompt', [['system', words(5)]]);
+    assert.deepEqual(
+      i.instructionSources().map((s) => [s.file, s.tokens]),
+      [['AGENTS.md', 22]],
+    );
+  });
+});
+
+describe('prefix index edges: static prefix and messages out of request order', () => {
+  it('finds a dynamic part in a user message written before the system message', () => {
+    const i = index();
+    // Request order: system (rank 0), first user, second user.
+    const f = add(i, 'f', [
+      ['user', `${words(3, 'u')} {{q}} ${words(3, 'v')}`],
+      ['system', words(10, 's')],
+      ['user', words(4, 'x')],
+    ]);
+    const cut = i.staticPrefix('f')!;
+    // system role + 10 words, user role + 3 words.
+    assert.equal(cut.tokens, 15);
+    assert.equal(cut.endOffset, f.text.indexOf('{{q}}'));
+    assert.equal(cut.dynamic?.text, '{{q}}');
+  });
+
+  it('file patterns: the file’s own prompt-lens-dynamic pragmas count unless switched off', () => {
+    const sections: Array<[ChatRole, string]> = [
+      ['system', `<!-- prompt-lens-dynamic ORD-\\d+ --> ${words(5)} ORD-7 ${words(5, 'x')}`],
+    ];
+    const on = index();
+    const f = add(on, 'f', sections);
+    assert.equal(on.staticPrefix('f')?.endOffset, f.text.indexOf('ORD-7'));
+    const off = index(undefined, undefined, { filePatterns: false });
+    add(off, 'f', sections);
+    assert.equal(off.staticPrefix('f')?.dynamic, undefined);
+  });
+});
+
+describe('prefix index edges: near misses', () => {
+  // First messages of 40 words; b differs from a in word `at` only.
+  const system = (at: number, other: string) => {
+    const w = words(40).split(' ');
+    w[at] = other;
+    return w.join(' ');
+  };
+
+  it('finds the near miss from both neighbours and reports the differing words', () => {
+    const i = index();
+    const a = add(i, 'a', [
+      ['system', system(10, 'alpha')],
+      ['user', 'q'],
+    ]);
+    const b = add(i, 'b', [
+      ['system', system(10, 'beta')],
+      ['user', 'q'],
+    ]);
+    const fromA = i.nearMiss('a')!;
+    assert.deepEqual(
+      { ...fromA, range: undefined, otherRange: undefined },
+      {
+        file: 'a',
+        other: 'b',
+        range: undefined,
+        otherRange: undefined,
+        text: 'alpha',
+        otherText: 'beta',
+        sharedNow: 11,
+        // Role token + 10 words + the 29 after the differing one.
+        sharedWithout: 40,
+        cacheableNow: 11,
+        cacheableWithout: 40,
+      },
+    );
+    assert.deepEqual(fromA.range, { start: a.text.indexOf('alpha'), end: a.text.indexOf('alpha') + 5 });
+    assert.deepEqual(fromA.otherRange, { start: b.text.indexOf('beta'), end: b.text.indexOf('beta') + 4 });
+    assert.equal(i.nearMiss('b')?.other, 'a');
+  });
+
+  it('the one request that ends first caps what is cacheable (one token computed)', () => {
+    const i = index();
+    const base = words(40).split(' ');
+    // b has one word more than a; a's whole request (41 tokens) is shared once b's extra word is gone.
+    add(i, 'a', [['system', base.join(' ')]]);
+    add(i, 'b', [
+      ['system', [...base.slice(0, 10), 'extra', ...base.slice(10)].join(' ')],
+      ['user', words(20, 'q')],
+    ]);
+    const miss = i.nearMiss('a')!;
+    assert.equal(miss.sharedWithout, 41);
+    assert.equal(miss.cacheableWithout, 40);
+  });
+
+  it('a dynamic part in one first message caps the shared prefix for both', () => {
+    const i = index();
+    const withVariable = (other: string) => {
+      const w = system(10, other).split(' ');
+      w.splice(30, 0, '{{v}}');
+      return w.join(' ');
+    };
+    add(i, 'a', [
+      ['system', withVariable('alpha')],
+      ['user', 'q'],
+    ]);
+    // b sends the same text, but its {{v}} is stable: only a's static prefix ends there (role + 30 words).
+    const b = promptFile([
+      ['system', withVariable('beta')],
+      ['user', 'q'],
+    ]);
+    for (const v of b.parsed.variables) v.stable = true;
+    i.update('b', b.text, b.parsed);
+    assert.equal(i.nearMiss('b')?.sharedWithout, 31);
+  });
+
+  it('picks the near miss with the largest gain', () => {
+    const i = index();
+    add(i, 'a', [
+      ['system', system(5, 'alpha')],
+      ['user', 'q'],
+    ]);
+    add(i, 'b', [
+      ['system', system(5, 'beta')],
+      ['user', 'q'],
+    ]);
+    add(i, 'c', [
+      ['system', system(30, 'gamma')],
+      ['user', 'q'],
+    ]);
+    // a–b differ at word 5 (gain 35 tokens), a–c and b–c at word 5 and 30: pairs with c gain less or nothing.
+    assert.equal(i.nearMiss('a')?.other, 'b');
+    assert.equal(i.nearMiss('b')?.other, 'a');
+  });
+
+  it('the threshold applies to what becomes cacheable and to the gain, both met exactly', () => {
+    // Threshold 8. a and b differ in their first word, then share 7 words: 8 cacheable without it, gain 8.
+    const exact = index({ minTokens: 8, granularity: 1 }, 8);
+    add(exact, 'a', [
+      ['system', `alpha ${words(7)}`],
+      ['user', 'q1 q2'],
+    ]);
+    add(exact, 'b', [
+      ['system', `beta ${words(7)}`],
+      ['user', 'q1 q2'],
+    ]);
+    assert.deepEqual([exact.nearMiss('a')?.cacheableNow, exact.nearMiss('a')?.cacheableWithout], [0, 8]);
+    // Only 6 words shared after the first: 7 cacheable, under the threshold.
+    const under = index({ minTokens: 4, granularity: 1 }, 8);
+    add(under, 'a', [
+      ['system', `alpha ${words(6)}`],
+      ['user', 'q1 q2'],
+    ]);
+    add(under, 'b', [
+      ['system', `beta ${words(6)}`],
+      ['user', 'q1 q2'],
+    ]);
+    assert.equal(under.nearMiss('a'), undefined);
+    // Cacheable enough both ways, but the gain is 5: no near miss.
+    const small = index({ minTokens: 4, granularity: 1 }, 8);
+    add(small, 'a', [
+      ['system', `${words(10)} alpha ${words(5, 'x')}`],
+      ['user', 'q1 q2'],
+    ]);
+    add(small, 'b', [
+      ['system', `${words(10)} beta ${words(5, 'x')}`],
+      ['user', 'q1 q2'],
+    ]);
+    assert.equal(small.nearMiss('a'), undefined);
+  });
+
+  it('finds a near miss between files that sorting keeps apart (same ending), and forgets a removed file', () => {
+    const i = index();
+    const tail = words(40, 't');
+    add(i, 'a', [
+      ['system', `alpha ${tail}`],
+      ['user', 'q'],
+    ]);
+    add(i, 'b', [
+      ['system', `beta ${tail}`],
+      ['user', 'q'],
+    ]);
+    // Short files starting like a or b sort next to them (too short for a near miss of their own).
+    for (let k = 0; k < 6; k++) {
+      add(i, `fa${k}`, [['system', `alpha ${words(3, `za${k}`)}`]]);
+      add(i, `fb${k}`, [['system', `beta ${words(3, `zb${k}`)}`]]);
+    }
+    const order = i.files();
+    assert.ok(Math.abs(order.indexOf('a') - order.indexOf('b')) > 1, 'a and b are not neighbours');
+    assert.equal(i.nearMiss('a')?.other, 'b');
+    i.remove('b');
+    assert.equal(i.nearMiss('a'), undefined);
+  });
+
+  it('an insertion point is an empty range at the insertion', () => {
+    const i = index();
+    const base = words(40).split(' ');
+    const withExtra = [...base.slice(0, 10), 'extra', ...base.slice(10)].join(' ');
+    add(i, 'a', [
+      ['system', withExtra],
+      ['user', 'q'],
+    ]);
+    const b = add(i, 'b', [
+      ['system', base.join(' ')],
+      ['user', 'q'],
+    ]);
+    const miss = i.nearMiss('b')!;
+    assert.equal(miss.otherText, 'extra');
+    assert.equal(miss.text, '');
+    assert.equal(miss.range.start, miss.range.end);
+    assert.equal(miss.range.start, b.text.indexOf(' w10'));
+  });
+});
+
+describe('prefix index edges: cache breakers', () => {
+  it('a variable at the end of the system message breaks the cache of the user message after it', () => {
+    const i = index();
+    add(i, 'f', [
+      ['system', `${words(5)} {{v}}`],
+      ['user', words(20, 'u')],
+    ]);
+    const [b, ...rest] = i.breakers('f');
+    assert.equal(rest.length, 0);
+    assert.equal(b?.text, '{{v}}');
+    // user role token + 20 words.
+    assert.equal(b?.staticTokensAfter, 21);
+  });
+
+  it('a dynamic part outside every message (front matter) is no breaker and no trouble', () => {
+    const i = index();
+    const f = promptFile([['system', `${words(5)} {{v}} ${words(20, 'u')}`]]);
+    f.parsed.variables.push({ name: 'fm', range: { start: 0, end: 6 }, filled: false });
+    i.update('f', f.text, f.parsed);
+    assert.deepEqual(
+      i.breakers('f').map((b) => b.text),
+      ['{{v}}'],
+    );
+  });
+
+  it('worth it: static text after the part, or the gain from moving it, of exactly the threshold', () => {
+    // Threshold 6, steps of 4: 4 tokens before, 6 after; moving gains 8 - 4 = 4, the 6 after are enough.
+    const after = index({ minTokens: 4, granularity: 4 }, 6);
+    add(after, 'f', [['system', `${words(3)} {{a}} ${words(6, 'x')}`]]);
+    assert.deepEqual(
+      after.breakers('f').map((b) => [b.text, b.staticTokensAfter, b.cacheableNow, b.cacheableIfMoved]),
+      [['{{a}}', 6, 4, 8]],
+    );
+    const fewer = index({ minTokens: 4, granularity: 4 }, 6);
+    add(fewer, 'f', [['system', `${words(3)} {{a}} ${words(5, 'x')}`]]);
+    assert.deepEqual(fewer.breakers('f'), []);
+    // Threshold 8, steps of 1: 7 after, but moving it makes the role token and those 7 cacheable: gain 8.
+    const gain = index({ minTokens: 8, granularity: 1 }, 8);
+    add(gain, 'f', [['system', `{{b}} ${words(7, 'y')}`]]);
+    assert.deepEqual(
+      gain.breakers('f').map((b) => [b.text, b.cacheableNow, b.cacheableIfMoved]),
+      [['{{b}}', 0, 8]],
+    );
+  });
+
+  it('a later part counts the dynamic parts before it out of the static text', () => {
+    const i = index({ minTokens: 8, granularity: 1 }, 8);
+    add(i, 'f', [['system', `${words(3)} {{a}} ${words(8, 'x')} {{b}} ${words(8, 'y')}`]]);
+    assert.deepEqual(
+      i.breakers('f').map((b) => [b.text, b.staticTokensAfter, b.cacheableNow, b.cacheableIfMoved, b.dynamicBefore]),
+      [
+        ['{{a}}', 8, 0, 12, 0],
+        ['{{b}}', 8, 0, 20, 1],
+      ],
+    );
+  });
+
+  it('moving must make more cacheable than now', () => {
+    // Steps of 32: neither the 11 tokens before nor the 16 with the 5 after make a whole step.
+    const i = index({ minTokens: 4, granularity: 32 }, 4);
+    add(i, 'f', [['system', `${words(10)} {{a}} ${words(5, 'x')}`]]);
+    assert.deepEqual(i.breakers('f'), []);
+  });
+
+  it('says where each part could move to: the next part, or the end of the request', () => {
+    const i = index({ minTokens: 8, granularity: 1 }, 8);
+    const f = add(i, 'f', [['system', `${words(3)} {{a}} ${words(10, 'x')} {{b}} ${words(10, 'y')}`]]);
+    assert.deepEqual(
+      i.breakers('f').map((b) => b.moveTo),
+      [f.text.indexOf('{{b}}'), f.text.length - 1],
+    );
+  });
+
+  it(`considers the first ${MAX_BREAKER_SPANS} dynamic parts in request order`, () => {
+    const i = index({ minTokens: 8, granularity: 1 }, 8);
+    const block = (prefix: string, n: number) =>
+      Array.from({ length: n }, (_, k) => `{{${prefix}${k}}} ${words(8, `${prefix}${k}w`)}`).join(' ');
+    add(i, 'f', [
+      ['user', block('u', 200)],
+      ['system', block('s', 100)],
+    ]);
+    const breakers = i.breakers('f');
+    assert.equal(breakers.length, MAX_BREAKER_SPANS);
+    assert.equal(breakers[0]?.text, '{{s0}}');
+    assert.equal(breakers.at(-1)?.text, `{{u${MAX_BREAKER_SPANS - 101}}}`);
+    assert.equal(breakers.at(-1)?.dynamicBefore, MAX_BREAKER_SPANS - 1);
+  });
+
+  it('hints are the literal look-alikes only, not the variables', () => {
+    const i = index(undefined, undefined, { cache: { dynamicHints: true } });
+    add(i, 'f', [['system', `${words(3)} {{v}} ${words(10)} 2025-03-14 ${words(10, 'x')}`]]);
+    assert.deepEqual(
+      i.hints('f').map((h) => [h.text, h.hint]),
+      [['2025-03-14', true]],
+    );
+    assert.deepEqual(
+      i.breakers('f').map((b) => b.text),
+      ['{{v}}'],
+    );
+  });
+});
