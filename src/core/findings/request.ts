@@ -217,7 +217,8 @@ export function lineIndex(text: string): (offset: number) => { line: number; col
   return (offset) => {
     // The last line start at or before the offset; a newline at the offset itself still ends its line.
     const line = lastWhere(starts.length, (k) => (starts[k] as number) <= offset) + 1;
-    const lineStart = offset <= 0 ? 0 : (starts[Math.max(0, line - 1)] as number);
+    // Offsets at or before 0 find line 0 or 1, whose start is 0.
+    const lineStart = starts[Math.max(0, line - 1)] as number;
     return { line: Math.max(1, line), column: offset - lineStart + 1 };
   };
 }

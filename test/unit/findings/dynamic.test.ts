@@ -63,6 +63,14 @@ describe('dynamic spans', () => {
     assert.deepEqual(dynamicSpans(parsed, text, { rag }), []);
   });
 
+  it('a stable variable stays static even where its name looks like a retrieval slot', () => {
+    const text = 'system:\nSee {{docs}} here\nuser:\nq';
+    const parsed = parse(text);
+    for (const v of parsed.variables) Object.assign(v, { stable: true, filled: true });
+    parsed.settings = { ...parsed.settings, sample: { docs: 'retrieved' } };
+    assert.deepEqual(dynamicSpans(parsed, text, { rag: { ...rag, pattern: 'NEVER' } }), []);
+  });
+
   it('control blocks: Jinja and Mustache sections, nesting, whitespace control, unmatched tags', () => {
     const parts = [
       '{% if x %}B{% else %}C{% endif %}',

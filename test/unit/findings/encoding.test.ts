@@ -87,6 +87,8 @@ describe('chunk starts and the chunk memo', () => {
 
   it('cuts a line longer than 1024 characters at safe points, and no shorter line', () => {
     assert.deepEqual(starts('x'.repeat(1024)), [0]);
+    assert.deepEqual(starts('y '.repeat(512)), [0], 'exactly 1,024 characters, with safe points: one chunk');
+    assert.ok(starts('y '.repeat(513)).length > 1);
     const head = `${'x'.repeat(299)}\n`;
     // A 1,000-character line after a chunk: not cut.
     assert.deepEqual(starts(head + 'y '.repeat(500)), [0, 300]);

@@ -167,6 +167,13 @@ describe('RenderMap', () => {
     assert.equal(laterMap.toSource(1), 8);
   });
 
+  it('substitutes a variable that ends the message', () => {
+    const m = message('user', 0, 8, 'Hi {{n}}', 'Hi Bob');
+    const map = new RenderMap(m, prompt([m], [variable('n', 3, 8)], { n: 'Bob' }), 'Hi {{n}}\n');
+    assert.equal(map.exact, true);
+    assert.equal(map.toRendered(8), 6);
+  });
+
   it('skips a variable nested in one already substituted', () => {
     const body = '{{outer {{inner}} }}.';
     const m = message('user', 0, body.length, body, 'O.');
