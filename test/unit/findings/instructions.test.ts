@@ -245,6 +245,7 @@ describe('always-on instructions, file by file', () => {
       source('.github/skills/team/review/SKILL.md', 'skill', 500, { kind: 'on-request', description: 'Review code.' }),
       source('.claude/skills/bare/SKILL.md', 'skill', 300, { kind: 'on-request' }),
       source('docs/skills/loose/SKILL.md', 'skill', 200, { kind: 'on-request', description: 'Not listed.' }),
+      source('.github/skills/team/AGENTS.md', 'agents-md', 100),
     ]);
     assert.deepEqual(b.alwaysOn, [
       {
@@ -266,6 +267,7 @@ describe('always-on instructions, file by file', () => {
       b.conditional.map((e) => [e.file, e.tokens]),
       [
         ['.claude/skills/bare/SKILL.md', 300],
+        ['.github/skills/team/AGENTS.md', 100],
         ['.github/skills/team/review/SKILL.md', 500],
         ['docs/skills/loose/SKILL.md', 200],
       ],

@@ -85,6 +85,19 @@ describe('prefix index edges: groups', () => {
     assert.deepEqual(i.hints('missing'), []);
   });
 
+  it('files with the same requests are kept in name order, and each is found again', () => {
+    const i = index();
+    for (const file of ['c', 'a', 'b']) add(i, file, [['system', words(10)]]);
+    assert.deepEqual(i.files(), ['a', 'b', 'c']);
+    assert.deepEqual(
+      i.groupOf('b')?.members.map((m) => m.file),
+      ['a', 'b', 'c'],
+    );
+    i.remove('b');
+    assert.deepEqual(i.files(), ['a', 'c']);
+    assert.equal(i.groupOf('c')?.members.length, 2);
+  });
+
   it('a file without messages has an empty static prefix at offset 0', () => {
     const i = index();
     i.update('empty', '', {
@@ -125,6 +138,20 @@ describe('prefix index edges: static prefix and messages out of request order', 
     assert.equal(cut.tokens, 15);
     assert.equal(cut.endOffset, f.text.indexOf('{{q}}'));
     assert.equal(cut.dynamic?.text, '{{q}}');
+  });
+
+  it('finds a dynamic part in a system message written after three user messages', () => {
+    const i = index();
+    const f = add(i, 'f', [
+      ['user', 'a'],
+      ['user', 'b'],
+      ['user', 'c'],
+      ['system', 'w0 w1 {{v}} w2'],
+      ['user', 'd'],
+    ]);
+    const cut = i.staticPrefix('f')!;
+    assert.equal(cut.tokens, 3);
+    assert.equal(cut.endOffset, f.text.indexOf('{{v}}'));
   });
 
   it('file patterns: the file’s own prompt-lens-dynamic pragmas count unless switched off', () => {
@@ -215,6 +242,40 @@ describe('prefix index edges: near misses', () => {
     assert.equal(i.nearMiss('b')?.sharedWithout, 31);
   });
 
+  it('first messages that never realign are no near miss', () => {
+    const i = index();
+    add(i, 'a', [['system', words(40, 'x')]]);
+    add(i, 'b', [['system', words(40, 'y')]]);
+    assert.equal(i.nearMiss('a'), undefined);
+    assert.equal(i.nearMiss('b'), undefined);
+  });
+
+  it('keeps the largest gain when it is found first', () => {
+    const i = index();
+    const at = (changes: Record<number, string>) => {
+      const w = words(40).split(' ');
+      for (const [k, v] of Object.entries(changes)) w[Number(k)] = v;
+      return w.join(' ');
+    };
+    // a–b differ at word 2 (gain 40: nothing cacheable now), a–c at word 7 (gain 32); word ids sort b, a, c.
+    add(i, 'a', [
+      ['system', at({ 7: 'x1' })],
+      ['user', 'q'],
+    ]);
+    add(i, 'b', [
+      ['system', at({ 2: 'pp', 7: 'x1' })],
+      ['user', 'q'],
+    ]);
+    add(i, 'c', [
+      ['system', at({ 7: 'x2' })],
+      ['user', 'q'],
+    ]);
+    assert.deepEqual(i.files(), ['b', 'a', 'c']);
+    const miss = i.nearMiss('a')!;
+    assert.equal(miss.other, 'b');
+    assert.equal(miss.cacheableWithout - miss.cacheableNow, 40);
+  });
+
   it('picks the near miss with the largest gain', () => {
     const i = index();
     add(i, 'a', [
@@ -288,6 +349,12 @@ describe('prefix index edges: near misses', () => {
     }
     const order = i.files();
     assert.ok(Math.abs(order.indexOf('a') - order.indexOf('b')) > 1, 'a and b are not neighbours');
+    assert.equal(i.nearMiss('a')?.other, 'b');
+    // A twin of a (same first message) joins the same ending: a still finds b.
+    add(i, 'a2', [
+      ['system', `alpha ${tail}`],
+      ['user', 'q'],
+    ]);
     assert.equal(i.nearMiss('a')?.other, 'b');
     i.remove('b');
     assert.equal(i.nearMiss('a'), undefined);

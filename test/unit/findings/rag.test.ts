@@ -247,6 +247,13 @@ describe('retrieved-context regions: edges', () => {
     assert.deepEqual(slices(f, detectRegions(f.parsed, f.text, rag)), [['xml', '<Documents>a</DOCUMENTS>']]);
   });
 
+  it('tag names are matched literally, dots included', () => {
+    const f = promptFile([['user', '<search.results>x</search.results> <searchXresults>y</searchXresults>']]);
+    assert.deepEqual(slices(f, detectRegions(f.parsed, f.text, { ...rag, tags: ['search.results'] })), [
+      ['xml', '<search.results>x</search.results>'],
+    ]);
+  });
+
   it('no tags or headings configured: none found', () => {
     const f = promptFile([['user', '<documents>a</documents>\n## Context\nb']]);
     assert.deepEqual(detectRegions(f.parsed, f.text, { ...rag, tags: [], headings: [] }), []);
