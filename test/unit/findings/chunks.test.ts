@@ -20,6 +20,7 @@ describe('retrieved chunks: normalising and shingles', () => {
   it('jaccard similarity: shared over all; two empty sets are alike, one empty set is not', () => {
     assert.equal(jaccard(new Set(), new Set()), 1);
     assert.equal(jaccard(new Set(), new Set(['x'])), 0);
+    assert.equal(jaccard(new Set(['x']), new Set()), 0);
     assert.equal(jaccard(new Set(['x', 'y', 'z']), new Set(['x'])), 1 / 3);
     assert.equal(jaccard(new Set(['x']), new Set(['x', 'y', 'z'])), 1 / 3);
     assert.equal(jaccard(new Set(['x', 'y']), new Set(['y', 'z'])), 1 / 3);
@@ -62,6 +63,16 @@ describe('finding duplicate chunks', () => {
     // (both rarer than "b c d"), in that order. Chunks 0 and 1 share 1 of 3: not a pair at 0.6.
     assert.deepEqual(findDuplicates(['a b c d', 'b c d e', 'a b c d e'], 0.6), [
       { later: 2, earlier: 0, similarity: 2 / 3 },
+    ]);
+  });
+
+  it('a candidate below the threshold is not a pair; a closer one found later replaces a farther one', () => {
+    // Chunk 1 is found through "a b c" but is 1/5 like chunk 0.
+    assert.deepEqual(findDuplicates(['a b c d e f', 'a b c x'], 0.21), []);
+    assert.deepEqual(findDuplicates(['a b c d e f', 'a b c x'], 0.2), [{ later: 1, earlier: 0, similarity: 0.2 }]);
+    // Chunk 2 meets chunk 0 (1/3, through "a b c") before chunk 1 (2/3, through "b c d").
+    assert.deepEqual(findDuplicates(['a b c', 'b c d e', 'a b c d e'], 0.3), [
+      { later: 2, earlier: 1, similarity: 2 / 3 },
     ]);
   });
 
