@@ -1,7 +1,7 @@
 // Mutation testing (#23): `npm run mutate`, or `MUTATE=stats,estimate npm run mutate` for some modules only.
 // Each module is mutated with only the unit tests that exercise it, and perTest coverage then runs, for each
-// mutant, only the tests that reach it. docs/testing.md has the scores, the run times and why the TypeScript
-// checker is not on.
+// mutant, only the tests that reach it. CONTRIBUTING.md ("Mutation testing") has the scores, the run times and why
+// the TypeScript checker is not on.
 const modules = {
   stats: {
     mutate: ['src/core/bench/stats.ts'],
@@ -31,16 +31,25 @@ const modules = {
     mutate: ['src/core/calibrate/**/*.ts'],
     spec: ['test/unit/core/calibrate/*.test.ts', 'test/unit/cli/calibrate.test.ts'],
   },
+  // test/unit/setup/mutation.mjs builds every tokenizer before the tests, empties their merge caches before each test
+  // and caps property runs and corpus sizes (CONTRIBUTING.md, "Mutation testing"). tokenizeUnits.test.ts runs first:
+  // its exact values kill most mutants in milliseconds, before a reference suite is reached. The split patterns are
+  // their own selection: they are compiled while the files load, so each of their mutants restarts the test process,
+  // which costs seconds with two small test files and minutes with the reference suites.
   tokenize: {
-    mutate: ['src/core/tokenize/**/*.ts'],
+    mutate: ['src/core/tokenize/**/*.ts', '!src/core/tokenize/patterns.ts', '!src/core/tokenize/asciiSplit.ts'],
     spec: [
-      'test/unit/core/tokenize.test.ts',
-      'test/unit/core/patterns.test.ts',
-      'test/unit/core/asciiSplit.test.ts',
+      'test/unit/core/tokenizeUnits.test.ts',
       'test/unit/core/incremental.test.ts',
+      'test/unit/core/tokenize.test.ts',
       'test/unit/core/tokenizerFuzz.test.ts',
       'test/unit/core/openWeightTokenizers.test.ts',
     ],
+    setup: ['test/unit/setup/mutation.mjs'],
+  },
+  'tokenize-split': {
+    mutate: ['src/core/tokenize/patterns.ts', 'src/core/tokenize/asciiSplit.ts'],
+    spec: ['test/unit/core/patterns.test.ts', 'test/unit/core/asciiSplit.test.ts'],
   },
   findings: {
     mutate: ['src/core/findings/**/*.ts'],
@@ -59,10 +68,14 @@ const tag = process.env.MUTATE ? names.join('-') : 'all';
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'mocha',
-  mochaOptions: { spec: chosen.flatMap((m) => m.spec) },
+  mochaOptions: {
+    spec: [...new Set(chosen.flatMap((m) => m.spec))],
+    // .mocharc.json's, then each chosen module's own setup.
+    require: ['tsx/cjs', 'test/unit/setup/vocabularies.mjs', ...new Set(chosen.flatMap((m) => m.setup ?? []))],
+  },
   mutate: chosen.flatMap((m) => m.mutate),
   // The TypeScript checker drops mutants that do not compile; it type-checks each one, which took ~4 s per mutant
-  // here (docs/testing.md), so it is opt-in. Without it such mutants run under tsx and are mostly killed.
+  // here (CONTRIBUTING.md), so it is opt-in. Without it such mutants run under tsx and are mostly killed.
   ...(process.env.MUTATE_CHECK
     ? {
         checkers: ['typescript'],

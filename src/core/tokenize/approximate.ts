@@ -15,5 +15,7 @@ export function scaledTokenizer(id: TokenizerId, base: Tokenizer, factor: number
     finish,
     count: (text) => finish(base.countBase(text)),
     encode: base.encode,
+    // Stryker disable next-line all: only mutation testing calls it (test/unit/setup/mutation.mjs)
+    clearCache: base.clearCache,
   };
 }

@@ -85,6 +85,8 @@ export function sentencePieceTokenizer(
       return out;
     },
     specials: vocabulary.specials,
+    // Stryker disable next-line all: only mutation testing calls it (test/unit/setup/mutation.mjs)
+    clearCache: () => cache.clear(),
   };
 }
 

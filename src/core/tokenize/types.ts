@@ -28,6 +28,11 @@ export interface Tokenizer {
    * single token, as inference engines tokenize it. Never applied to prompt text on its own.
    */
   readonly specials?: readonly string[];
+  /**
+   * Empties the merge cache. Mutation testing calls it before each test, so that no test sees merges
+   * an earlier one (or an earlier mutant) computed; nothing else needs it.
+   */
+  clearCache?(): void;
 }
 
 /** A stretch of text and its base token count (incremental counting keeps a text as these). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fuzzParams } from '../helpers/fuzz';
+import { cappedRuns, fuzzParams } from '../helpers/fuzz';
 import { hardText } from '../helpers/hardText';
 import { countPrompt } from '../../../src/core/count';
 import { parsePrompt } from '../../../src/core/prompt/parse';
@@ -209,7 +209,7 @@ describe('IncrementalCounter.updateTo', () => {
         const counter = new IncrementalCounter(tokenizer, before, 64);
         return counter.updateTo(after) === tokenizer.count(after) && counter.currentText === after;
       }),
-      { seed: 20261130, numRuns: 200 },
+      { seed: 20261130, numRuns: cappedRuns(200) },
     );
   });
 
@@ -224,7 +224,7 @@ describe('IncrementalCounter.updateTo', () => {
         const after = start + now + end;
         return counter.updateTo(after) === tokenizer.count(after) && counter.currentText === after;
       }),
-      { seed: 20261201, numRuns: 60 },
+      { seed: 20261201, numRuns: cappedRuns(60) },
     );
   });
 });

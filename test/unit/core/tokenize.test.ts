@@ -8,9 +8,13 @@ import { mixedCorpus } from '../../../bench/corpus';
 import { withChatOverhead } from '../../../src/core/tokenize/chatOverhead';
 import { tokenizerForModel } from '../../../src/core/tokenize/models';
 import { getTokenizer, isTokenizerId, listTokenizers } from '../../../src/core/tokenize/registry';
+import { sized } from '../helpers/fuzz';
 
 const EDGE =
   "before <|endoftext|> and <|im_start|>system<|im_end|> <|begin_of_text|>\r\n\r\n 你好，世界 👋🏽🎉 it's 12345 \t\n//x";
+
+/** js-tiktoken's o200k_base and cl100k_base encoders, made by the first test that needs them (seconds each). */
+let jsTiktoken: [Tiktoken, Tiktoken] | undefined;
 
 describe('tokenizers', () => {
   const o200k = getTokenizer('o200k_base');
@@ -28,16 +32,17 @@ describe('tokenizers', () => {
   it('gives the same ids as js-tiktoken (a second implementation) on a mixed corpus and edge cases', function () {
     this.timeout(300_000); // js-tiktoken's own encoder is slow; at load 25 this ran past mocha's 20 s
     // js-tiktoken takes ~10 s for 40,000 characters on a loaded machine; the fuzz suite covers tiktoken itself.
-    const text = mixedCorpus(10_000, 3) + EDGE;
-    assert.deepEqual(o200k.encode(text), new Tiktoken(o200kRanks).encode(text, [], []));
-    assert.deepEqual(cl100k.encode(text), new Tiktoken(cl100kRanks).encode(text, [], []));
+    const text = mixedCorpus(sized(10_000, 2_000), 3) + EDGE;
+    jsTiktoken ??= [new Tiktoken(o200kRanks), new Tiktoken(cl100kRanks)];
+    assert.deepEqual(o200k.encode(text), jsTiktoken[0].encode(text, [], []));
+    assert.deepEqual(cl100k.encode(text), jsTiktoken[1].encode(text, [], []));
   });
 
   it('llama3 matches llama3-tokenizer-js (the real ranks, its own encoder) and known ids', () => {
     const llama3 = getTokenizer('llama3');
     const reference = require('llama3-tokenizer-js/bundle/commonjs-llama3-tokenizer-with-baked-data.cjs')
       .llama3Tokenizer as { encode(t: string, o: object): number[] };
-    const text = mixedCorpus(20_000, 5) + '\uFEFF\nbom';
+    const text = mixedCorpus(sized(20_000, 4_000), 5) + '\uFEFF\nbom';
     assert.deepEqual(llama3.encode(text), reference.encode(text, { bos: false, eos: false }));
     // Llama 3 shares cl100k_base's first 100,256 ids: "hello world" is [15339, 1917] in both.
     assert.deepEqual(llama3.encode('hello world'), [15339, 1917]);

@@ -16,7 +16,12 @@ export interface Reference {
  */
 export interface DifferentialPair {
   readonly ours: ExactTokenizerId;
+  /** The reference's name (its `name`), known before it is loaded. */
+  readonly name: string;
+  /** Loads the reference (once: later calls return the same one). */
   readonly reference: () => Reference;
+  /** Built with our code (our Llama 3 rank conversion): mutation testing loads it before any mutant runs. */
+  readonly usesOurCode?: true;
   readonly unlike?: { readonly characters: string; readonly why: string };
 }
 
@@ -60,13 +65,20 @@ function llama3TokenizerJs(): Reference {
   };
 }
 
+/** `load`, called on first use only: a test file that lists the pairs loads no reference until a test needs it. */
+function once(load: () => Reference): () => Reference {
+  let loaded: Reference | undefined;
+  return () => (loaded ??= load());
+}
+
 export const DIFFERENTIAL_PAIRS: readonly DifferentialPair[] = [
-  { ours: 'o200k_base', reference: () => tiktoken('o200k_base') },
-  { ours: 'cl100k_base', reference: () => tiktoken('cl100k_base') },
-  { ours: 'llama3', reference: tiktokenLlama3 },
+  { ours: 'o200k_base', name: 'tiktoken o200k_base', reference: once(() => tiktoken('o200k_base')) },
+  { ours: 'cl100k_base', name: 'tiktoken cl100k_base', reference: once(() => tiktoken('cl100k_base')) },
+  { ours: 'llama3', name: 'tiktoken with Llama 3 ranks', reference: once(tiktokenLlama3), usesOurCode: true },
   {
     ours: 'llama3',
-    reference: llama3TokenizerJs,
+    name: 'llama3-tokenizer-js',
+    reference: once(llama3TokenizerJs),
     unlike: {
       characters: '\u0085\uFEFF',
       why: "its split pattern uses JavaScript's \\s, which takes U+FEFF and misses U+0085",
