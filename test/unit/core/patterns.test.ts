@@ -25,3 +25,26 @@ describe('split patterns (reference syntax → JavaScript)', () => {
     for (const pattern of [CL100K_PATTERN, O200K_PATTERN]) assert.equal(split(pattern, text).join(''), text);
   });
 });
+
+describe('split pattern translation', () => {
+  it('keeps escapes and classes, reads \\s/\\S as White_Space, and spells out (?i:…) up to its closing parenthesis', () => {
+    assert.equal(
+      splitRegex(String.raw`\d\s[\s\]a]\S`).source,
+      String.raw`\d\p{White_Space}[\p{White_Space}\]a]\P{White_Space}`,
+    );
+    assert.equal(splitRegex('(?i:(a)b)c').source, '(?:([aA])[bB])c');
+    assert.equal(splitRegex('(?i:[a]s)(?i:k)').source, '(?:[a][sS\u017F])(?:[kK\u212A])');
+    assert.equal(splitRegex('(a)(?i:b)').source, '(a)(?:[bB])');
+    assert.equal(splitRegex('(?i:x)y').source, '(?:[xX])y');
+    assert.equal(splitRegex('(?i:1_)').source, '(?:1_)');
+    assert.equal(splitRegex('a').flags, 'gu');
+    assert.throws(() => splitRegex('(?i:(?i:a))'), /nested \(\?i: in split pattern: \(\?i:\(\?i:a\)\)/);
+    assert.doesNotThrow(() => splitRegex('(?i:a)(?i:b)'));
+  });
+
+  it('gives the tiktoken patterns their published alternatives', () => {
+    assert.equal(O200K_PATTERN.split('|').length, 7 + 6 * 2);
+    assert.ok(O200K_PATTERN.startsWith(String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}`));
+    assert.ok(O200K_PATTERN.includes(String.raw`|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`));
+  });
+});
