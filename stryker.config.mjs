@@ -47,6 +47,27 @@ const modules = {
     ],
     setup: ['test/unit/setup/mutation.mjs'],
   },
+  // The tokenize files outside the BPE engines and their vocabularies, with the tests that reach them and no reference
+  // suite (a part of `tokenize`, for a machine too busy to run it whole).
+  'tokenize-count': {
+    mutate: [
+      'src/core/tokenize/approximate.ts',
+      'src/core/tokenize/boundaries.ts',
+      'src/core/tokenize/chatOverhead.ts',
+      'src/core/tokenize/countMemo.ts',
+      'src/core/tokenize/incremental.ts',
+      'src/core/tokenize/models.ts',
+      'src/core/tokenize/registry.ts',
+      'src/core/tokenize/sampled.ts',
+      'src/core/tokenize/sliced.ts',
+    ],
+    spec: [
+      'test/unit/core/tokenizeUnits.test.ts',
+      'test/unit/core/incremental.test.ts',
+      'test/unit/core/tokenize.test.ts',
+    ],
+    setup: ['test/unit/setup/mutation.mjs'],
+  },
   'tokenize-split': {
     mutate: ['src/core/tokenize/patterns.ts', 'src/core/tokenize/asciiSplit.ts'],
     spec: ['test/unit/core/patterns.test.ts', 'test/unit/core/asciiSplit.test.ts'],
@@ -57,7 +78,9 @@ const modules = {
   },
 };
 
-const names = process.env.MUTATE ? process.env.MUTATE.split(',') : Object.keys(modules);
+const names = process.env.MUTATE
+  ? process.env.MUTATE.split(',')
+  : Object.keys(modules).filter((n) => n !== 'tokenize-count');
 const unknown = names.filter((n) => !(n in modules));
 if (unknown.length)
   throw new Error(`MUTATE: no module ${unknown.join(', ')}; modules: ${Object.keys(modules).join(', ')}`);
