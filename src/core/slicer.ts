@@ -7,11 +7,15 @@ import { setImmediate } from 'node:timers/promises';
 export class Slicer {
   private sliceStart = performance.now();
 
-  constructor(private readonly sliceMs: number) {}
+  /** `yieldNow`: how a pause yields (the analysis worker's background lane also waits for urgent work). */
+  constructor(
+    private readonly sliceMs: number,
+    private readonly yieldNow: () => Promise<unknown> = setImmediate,
+  ) {}
 
   async pause(): Promise<void> {
     if (performance.now() - this.sliceStart < this.sliceMs) return;
-    await setImmediate();
+    await this.yieldNow();
     this.sliceStart = performance.now();
   }
 }

@@ -1,4 +1,3 @@
-import { setImmediate as nextTick } from 'node:timers/promises';
 import {
   compareTargets,
   promptSloSettings,
@@ -36,6 +35,10 @@ import { PromptCounter } from '../promptCounter';
 import type { TextEdit } from '../tokenize/incremental';
 import { getTokenizer } from '../tokenize/registry';
 import type { TokenizerId } from '../tokenize/types';
+import { Lanes } from './lanes';
+
+/** A scan slice: a count asked for meanwhile waits at most this (plus one file's update) for the worker. */
+const SCAN_SLICE_MS = 10;
 
 /** What the engine needs from settings and tables; plain data, so it can cross to a worker thread. */
 export interface EngineConfig {
@@ -146,6 +149,8 @@ export class AnalysisEngine {
   private documents = new Map<string, DocumentState>();
   /** One prefix-cache analyser per primary target in use (front matter can pick its own). */
   private workspaces = new Map<string, Workspace>();
+  /** Counts (what the status bar and hover show) go first; scan slices and findings steps wait for them. */
+  private readonly lanes = new Lanes();
 
   configure(config: EngineConfig): void {
     if (config.targets.length === 0) throw new Error('the engine needs at least one target');
@@ -159,6 +164,7 @@ export class AnalysisEngine {
   /**
    * Counts one document version with each target's tokenizer. Undefined when a newer version of the
    * same document arrived first (its request counts instead) or the configuration changed meanwhile.
+   * Urgent: from this call until it answers, the workspace scan and findings wait at their next pause.
    */
   count(request: CountRequest): Promise<CountResult | undefined> {
     const config = this.configured();
@@ -166,7 +172,9 @@ export class AnalysisEngine {
     const state = this.documentState(request.key);
     state.requested = Math.max(state.requested, request.version);
     state.edits.push(...request.edits);
-    const run = state.queue.then(async () => {
+    const queued = state.queue;
+    const run = this.lanes.urgent(async () => {
+      await queued;
       if (state.requested !== request.version) return undefined;
       const edits = state.edits.splice(0);
       const counted = await this.countNow(config, request, edits);
@@ -234,10 +242,10 @@ export class AnalysisEngine {
     const { file, text, parsed, targets } = counted;
     const workspace = this.workspace(config, targets[0]!);
     const count = counted.counts[targetCountKey(targets[0]!)]!;
-    // Each step is tens of milliseconds on a megabyte: yield between them, stop when superseded.
+    // Each step is tens of milliseconds on a megabyte: yield between them (to counts first), stop when superseded.
     // The findings figure TTFT and cost on the count the status bar and hover show.
     workspace.analyser.update(file, text, parsed, count.inputTokens);
-    await nextTick();
+    await this.lanes.background();
     if (!current()) return undefined;
     const input = {
       file,
@@ -249,7 +257,7 @@ export class AnalysisEngine {
       settings: config.findings,
     };
     const rag = ragFindings(input).findings;
-    await nextTick();
+    await this.lanes.background();
     if (!current()) return undefined;
     const instructions = instructionsBudget(
       workspace.analyser.instructionSources(),
@@ -280,6 +288,8 @@ export class AnalysisEngine {
       (function* () {
         for (const { path, text } of sources) yield { file: path, text, parsed: parsePrompt(path, text, options) };
       })(),
+      SCAN_SLICE_MS,
+      () => this.lanes.background(),
     );
   }
 

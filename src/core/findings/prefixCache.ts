@@ -179,13 +179,15 @@ export interface PromptSource {
 /**
  * Feeds many files to the analyser without holding the event loop for more than about `sliceMs`
  * at a time (plus one file's update, a few milliseconds): the editor's first workspace scan.
+ * `pause` is how a slice ends (the analysis worker's background lane, which also waits for counts).
  */
 export async function updateInSlices(
   analyser: PrefixCacheAnalyser,
   sources: Iterable<PromptSource>,
   sliceMs = 20,
+  pause?: () => Promise<unknown>,
 ): Promise<void> {
-  const slicer = new Slicer(sliceMs);
+  const slicer = new Slicer(sliceMs, pause);
   for (const s of sources) {
     analyser.update(s.file, s.text, s.parsed);
     await slicer.pause();

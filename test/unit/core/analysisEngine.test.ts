@@ -291,3 +291,78 @@ describe('AnalysisEngine', () => {
     );
   });
 });
+
+describe('AnalysisEngine: counts before the workspace scan and findings (the priority lane)', () => {
+  /** A workspace of 300 files whose scan progress is visible: each text is read once, when its file is parsed. */
+  function watchedWorkspace() {
+    let read = 0;
+    const sources = Array.from({ length: 300 }, (_, i) => {
+      const text = `system:\n${policy(200)}\nuser:\nQ${i}\n`;
+      return {
+        path: `w/p${i}.prompt`,
+        get text() {
+          read++;
+          return text;
+        },
+      };
+    });
+    return { sources, read: () => read };
+  }
+
+  /** A prompt whose first count takes many 8 ms slices (hundreds of kilobytes of mixed text). */
+  const big = (n: number) =>
+    `system:\n${policy(4000)}\nuser:\n${'检索到的文档需要被引用。 {"id": 7, "tags": ["a"]}\n'.repeat(n)}`;
+
+  /** Resolves once the scan has started and ended a slice (a slice runs on in microtasks until its time is up). */
+  async function scanUnderWay(read: () => number): Promise<void> {
+    do await new Promise((r) => setImmediate(r));
+    while (read() === 0);
+  }
+
+  it('a count asked for during the scan is answered before the scan finishes, with no scan slice in between', async () => {
+    const engine = engineWith(['openai/gpt-4o', 'llama-3.1-70b@4xh100-sxm:bf16']);
+    const { sources, read } = watchedWorkspace();
+    let scanDone = false;
+    const scan = engine.scan('openai/gpt-4o', sources).then(() => (scanDone = true));
+    await scanUnderWay(read);
+    const text = big(2000);
+    const before = read();
+    const counted = await engine.count(request(text, 1));
+    assert.equal(scanDone, false, 'the count waited for the whole scan');
+    // Without the lane the scan's slices run between the count's slices.
+    assert.equal(read() - before, 0, `${read() - before} scan files were read while the count ran`);
+    await scan;
+    assert.equal(read(), sources.length);
+    // Exact: the same counts as a settled engine's (no scan at all).
+    const settled = engineWith(['openai/gpt-4o', 'llama-3.1-70b@4xh100-sxm:bf16']);
+    assert.deepEqual(counted, await settled.count(request(text, 1)));
+  });
+
+  it('a version superseded while the scan runs is dropped; the newer one counts exactly, its findings follow', async () => {
+    const engine = engineWith(['openai/gpt-4o']);
+    const { sources, read } = watchedWorkspace();
+    const scan = engine.scan('openai/gpt-4o', sources);
+    await scanUnderWay(read);
+    const v1 = big(1000);
+    const v2 = `${v1}More.\n`;
+    const first = engine.count(request(v1, 1));
+    const second = engine.count(request(v2, 2, [{ offset: v1.length, removed: 0, inserted: 'More.\n' }]));
+    assert.equal(await first, undefined);
+    const counted = (await second)!;
+    assert.equal(counted.version, 2);
+    assert.deepEqual(counted.counts['o200k_base'], fresh('/w/doc.prompt', v2, 'o200k_base'));
+    assert.equal(await engine.findings('doc', 1), undefined);
+    await scan;
+    assert.equal((await engine.findings('doc', 2))?.version, 2);
+  });
+
+  it('a findings pass waits at its next step for a count asked for meanwhile', async () => {
+    const engine = engineWith(['openai/gpt-4o']);
+    await engine.count(request(`system:\n${policy(300)}\nuser:\nHi\n`, 1, [], 'small'));
+    const order: string[] = [];
+    const findings = engine.findings('small', 1).then((r) => order.push(`findings ${r?.version}`));
+    const count = engine.count(request(big(1000), 1, [], 'other')).then((r) => order.push(`count ${r?.version}`));
+    await Promise.all([findings, count]);
+    assert.deepEqual(order, ['count 1', 'findings 1']);
+  });
+});
