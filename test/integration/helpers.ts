@@ -46,8 +46,18 @@ export async function waitFor<T>(
   }
 }
 
-/** Hover contents as plain strings. */
+/**
+ * Hover contents as plain strings, once the document's analysis is in: the hover itself never waits for it (it says
+ * "pending…" until then; `npm run bench:editor`'s probe measures those hovers), tests read the figures.
+ */
 export async function hoverTexts(uri: vscode.Uri, position: vscode.Position): Promise<string[]> {
+  const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (document) await (await extensionApi()).analysis(document);
+  return rawHoverTexts(uri, position);
+}
+
+/** Hover contents as plain strings, as the hover answers now. */
+export async function rawHoverTexts(uri: vscode.Uri, position: vscode.Position): Promise<string[]> {
   const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position);
   return hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)));
 }

@@ -49,6 +49,12 @@ export interface DocumentAnalysis {
   cacheable?: Cacheable;
   /** The workspace's always-on instructions on the primary target (once findings have run). */
   instructions?: InstructionsBudget;
+  /**
+   * Why `findings`, `cacheable` (so the warm figures) and `instructions` are not yet this version's against the
+   * whole workspace: `running` — this version's findings are still being computed (what is shown is an earlier
+   * version's, or nothing); `scan` — computed before the workspace scan finished. Counts and cold figures are final.
+   */
+  findingsPending?: 'running' | 'scan';
   /** The front-matter model that chose the primary target, when it did. */
   frontMatterTarget?: string;
   /** The primary target the settings name (promptLens.targets[0]), which front matter may override. */
@@ -89,6 +95,8 @@ export class PromptAnalyzer implements vscode.Disposable {
   private generation = 0;
   /** Primary targets whose workspace scan the engine has been given, by target id. */
   private readonly scans = new Map<string, Promise<void>>();
+  /** Primary targets whose workspace scan has finished (findings from then on see every prompt). */
+  private readonly scanned = new Set<string>();
   private readonly emitter = new vscode.EventEmitter<vscode.Uri | undefined>();
   /** Fires with a document's URI when its analysis changed, or undefined when all may have. */
   readonly onDidChange = this.emitter.event;
@@ -141,17 +149,24 @@ export class PromptAnalyzer implements vscode.Disposable {
     this.stale.clear();
     this.inflight.clear();
     this.scans.clear();
+    this.scanned.clear();
     this.emitter.fire(undefined);
   }
 
-  /** The analysis of this exact version, if computed. */
+  /** The analysis of this exact version, if computed (not its counts alone while its findings are on the way). */
   cached(document: vscode.TextDocument): DocumentAnalysis | undefined {
     const key = document.uri.toString();
     const result = this.results.get(key);
-    return result?.version === document.version && !this.stale.has(key) ? result : undefined;
+    if (result?.version !== document.version || this.stale.has(key)) return undefined;
+    return result.findingsPending === 'running' && this.inflight.get(key)?.version === result.version
+      ? undefined
+      : result;
   }
 
-  /** The newest analysis of any version (stale while typing, fine for a hover between keystrokes). */
+  /**
+   * The newest analysis of any version, never waiting: counts and estimates as soon as the worker has them,
+   * findings marked pending until they are in (stale while typing, fine for a hover between keystrokes).
+   */
   latest(document: vscode.TextDocument): DocumentAnalysis | undefined {
     return this.results.get(document.uri.toString());
   }
@@ -239,7 +254,10 @@ export class PromptAnalyzer implements vscode.Disposable {
         ...this.calibrations.staleNotes(counted.targets.map((t) => t.id)),
       ],
     };
+    const primaryId = counted.targets[0]!.id;
     const withFindings = async (): Promise<DocumentAnalysis | undefined> => {
+      // Taken before asking: the worker runs a findings call after the scan it was given first.
+      const scanned = this.scanned.has(primaryId);
       const found = await this.engine.call('findings', key, version);
       if (!found || document.version !== version) return undefined;
       return this.keep(counted, {
@@ -248,23 +266,25 @@ export class PromptAnalyzer implements vscode.Disposable {
         findings: found.findings,
         instructions: found.instructions,
         ...(found.cacheable ? { cacheable: found.cacheable } : {}),
+        ...(scanned ? {} : { findingsPending: 'scan' as const }),
       });
     };
+    // Counts and estimates now (status bar, hover), findings when they are in (a large prompt's once typing
+    // pauses); until then the previous version's findings and cacheable prefix stand, marked pending.
+    const previous = this.results.get(key);
+    const early = this.keep(counted, {
+      ...base,
+      targets: this.estimates(counted, profile, previous?.cacheable, config.cacheTtl),
+      findings: previous?.findings ?? [],
+      ...(previous?.instructions ? { instructions: previous.instructions } : {}),
+      ...(previous?.cacheable ? { cacheable: previous.cacheable } : {}),
+      findingsPending: 'running',
+    });
+    this.store(document, early, generation);
 
     if (text.length >= DEFERRED_FINDINGS_CHARS) {
-      // Large prompt: counts and estimates now (status bar, hover), findings once typing pauses;
-      // until then the previous findings and cacheable prefix stand.
-      const previous = this.results.get(key);
-      const result = this.keep(counted, {
-        ...base,
-        targets: this.estimates(counted, profile, previous?.cacheable, config.cacheTtl),
-        findings: previous?.findings ?? [],
-        ...(previous?.instructions ? { instructions: previous.instructions } : {}),
-        ...(previous?.cacheable ? { cacheable: previous.cacheable } : {}),
-      });
-      this.store(document, result, generation);
       this.deferFindings(document, generation, withFindings);
-      return result;
+      return early;
     }
     const result = await withFindings();
     if (!result) return this.results.get(key);
@@ -412,6 +432,7 @@ export class PromptAnalyzer implements vscode.Disposable {
       const sources = await readWorkspacePrompts(config.maxFileBytes);
       await this.engine.call('scan', primary.id, sources);
       if (generation !== this.generation) return;
+      this.scanned.add(primary.id);
       // Hovers keep answering from the results they have while the surfaces refresh them all.
       for (const key of this.results.keys()) this.stale.add(key);
       this.emitter.fire(undefined);

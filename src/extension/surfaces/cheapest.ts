@@ -20,7 +20,8 @@ const IDLE_MS = 1000;
  * not on every keystroke) and cached per document version.
  */
 export class CheapestLine implements vscode.Disposable {
-  private readonly lines = new Map<string, { version: number; line: string }>();
+  /** By document: the line of a version, or none when its comparison failed (then it is not pending either). */
+  private readonly lines = new Map<string, { version: number; line?: string }>();
   private readonly timers = new KeyedTimers();
 
   constructor(private readonly analyzer: PromptAnalyzer) {}
@@ -30,11 +31,22 @@ export class CheapestLine implements vscode.Disposable {
     return hit?.version === document.version ? hit.line : undefined;
   }
 
+  /** Whether the line for this version is still to come (it is left out above MAX_CHARS). */
+  pending(document: vscode.TextDocument, analysis: DocumentAnalysis): boolean {
+    if (analysis.tooLarge || this.lines.get(document.uri.toString())?.version === document.version) return false;
+    // The length without copying a megabyte's text on every hover.
+    return document.offsetAt(document.lineAt(document.lineCount - 1).range.end) <= MAX_CHARS;
+  }
+
   /** Computes the line for this analysis after IDLE_MS unless the document changes first. */
   schedule(document: vscode.TextDocument, analysis: DocumentAnalysis): void {
     this.timers.schedule(document.uri.toString(), IDLE_MS, () => {
       if (document.version === analysis.version && !document.isClosed)
-        void this.update(document, analysis).catch((error: unknown) => log.error('comparison failed', error));
+        void this.update(document, analysis).catch((error: unknown) => {
+          log.error('comparison failed', error);
+          if (document.version === analysis.version)
+            this.lines.set(document.uri.toString(), { version: analysis.version });
+        });
     });
   }
 

@@ -39,6 +39,7 @@ export class EditorSurfaces implements vscode.Disposable {
       }),
       analyzer.onDidChange((uri) => {
         if (uri === undefined) this.refreshAll();
+        else this.showKnown(uri);
       }),
       analyzer.onDidUpdateFindings((document) => void this.refresh(document)),
     );
@@ -59,6 +60,14 @@ export class EditorSurfaces implements vscode.Disposable {
     const document = vscode.window.activeTextEditor?.document;
     if (!document || !isPromptDocument(document)) this.statusBar.hide();
     else void this.refresh(document);
+  }
+
+  /** The status bar shows a document's counts and estimates as soon as they are in, before its findings. */
+  private showKnown(uri: vscode.Uri): void {
+    const document = vscode.window.activeTextEditor?.document;
+    if (document?.uri.toString() !== uri.toString() || !readSettings(document.uri).settings.statusBar.enabled) return;
+    const known = this.analyzer.latest(document);
+    if (known) this.statusBar.show(known);
   }
 
   /** Analyses one document and updates what shows it. Errors are reported, never thrown into VS Code. */

@@ -3,12 +3,17 @@ import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
 import { templateAdded, countBasis } from '../../core/chat/templateText';
 import { formatTokens } from '../../core/format';
 import { markdownCode, markdownText } from '../../core/markdown';
-import { footnotes, hoverTable, scenarioLine } from './targetTable';
+import { countingHover, footnotes, hoverTable, pendingLines, scenarioLine } from './targetTable';
 import { readSettings } from '../settings';
 import type { CheapestLine } from './cheapest';
 import { markHoverShown } from '../commands/example';
+import { isPromptDocument } from '../promptDocuments';
 
-/** The hover: tokens (prompt, message, selection) and per target TTFT cold/warm, TPOT, E2E, cost. */
+/**
+ * The hover: tokens (prompt, message, selection) and per target TTFT cold/warm, TPOT, E2E, cost. It never waits for
+ * the analysis worker: it shows what is known for the document (counts and estimates come first) and says what is
+ * still pending — the first count, the findings, the cheapest-target line — instead of holding the hover back.
+ */
 export class PromptHoverProvider implements vscode.HoverProvider {
   constructor(
     private readonly analyzer: PromptAnalyzer,
@@ -16,10 +21,13 @@ export class PromptHoverProvider implements vscode.HoverProvider {
   ) {}
 
   async provideHover(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.Hover | undefined> {
-    if (!readSettings(document.uri).settings.hover.enabled) return undefined;
-    // Answer from the cache; only the very first hover of a document computes.
-    const analysis = this.analyzer.latest(document) ?? (await this.analyzer.analyze(document));
-    if (!analysis) return undefined;
+    if (!readSettings(document.uri).settings.hover.enabled || !isPromptDocument(document)) return undefined;
+    const analysis = this.analyzer.latest(document);
+    if (!analysis) {
+      // Opened a moment ago: the count is on its way (this starts it if nothing has yet).
+      void this.analyzer.analyze(document).catch(() => undefined);
+      return new vscode.Hover(new vscode.MarkdownString(countingHover(vscode.l10n.t)));
+    }
     const selection =
       vscode.window.activeTextEditor?.document === document ? vscode.window.activeTextEditor.selection : undefined;
     // The selection is counted in the analysis worker, with the primary target's tokenizer.
@@ -28,7 +36,13 @@ export class PromptHoverProvider implements vscode.HoverProvider {
         ? await this.analyzer.countText(analysis.count.tokenizer, document.getText(selection))
         : undefined;
     const markdown = new vscode.MarkdownString(
-      renderHover(analysis, document.offsetAt(position), selectionTokens, this.cheapest.get(document)),
+      renderHover(
+        analysis,
+        document.offsetAt(position),
+        selectionTokens,
+        this.cheapest.get(document),
+        this.cheapest.pending(document, analysis),
+      ),
     );
     markdown.supportThemeIcons = true;
     void markHoverShown(); // completes the walkthrough's first step
@@ -41,6 +55,7 @@ export function renderHover(
   offset: number,
   selectionTokens: number | undefined,
   cheapest: string | undefined,
+  cheapestPending = false,
 ): string {
   const t = vscode.l10n.t;
   if (a.tooLarge) return t('**Prompt Latency Lens** — file {0}', a.tooLarge);
@@ -83,6 +98,8 @@ export function renderHover(
   if (errors.length > 0) lines.push(...errors.map((e) => `$(error) ${markdownText(e)}`), '');
   else if (primary?.advice) lines.push(`$(warning) ${markdownText(primary.advice)}`, '');
   if (cheapest) lines.push(cheapest, '');
+  const pending = pendingLines(a, cheapestPending, t);
+  if (pending.length > 0) lines.push(pending.join('  \n'), '');
   lines.push(scenarioLine(a, t), '');
   lines.push(...hoverTable(a, t), '');
   const template = countBasis(a.count);

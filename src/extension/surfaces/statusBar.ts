@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { formatMs, formatTokens, formatUsd, scaleUsd } from '../../core/format';
 import { markdownText } from '../../core/markdown';
 import type { DocumentAnalysis } from '../analysis/analyzer';
-import { footnotes, scenarioLine, statusLine, tooltipTable } from './targetTable';
+import { footnotes, pendingLines, scenarioLine, statusLine, tooltipTable } from './targetTable';
 
 /**
  * Two items: the active prompt's `tokens · TTFT · $` (tooltip: every target) and the primary
@@ -113,6 +113,7 @@ function tooltip(a: DocumentAnalysis): vscode.MarkdownString {
       '',
       ...footnotes(a, t).map((f) => `_${f}_  `),
       ...instructionLines(a),
+      ...pendingLines(a, false, t).map((p) => `\n${p}`),
       ...a.targets.flatMap((e) => e.errors).map((e) => `\n$(error) ${markdownText(e)}`),
       '',
       t('Click: compare all targets'),

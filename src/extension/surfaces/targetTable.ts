@@ -130,3 +130,28 @@ export function statusLine(
   const warm = warmMs === cold ? '' : ` · ${t('{0} warm', warmMs)}`;
   return t('{0} · TTFT {1} cold{2} · {3}/call', tokens, cold, warm, formatUsd(primary.cold.costUsd));
 }
+
+/**
+ * What the hover and the status bar tooltip say is not in yet, instead of waiting for it: the findings (with them the
+ * cacheable prefix behind the warm figures) and the cheapest-target line. Empty once everything is in.
+ */
+export function pendingLines(
+  a: Pick<DocumentAnalysis, 'findingsPending'>,
+  cheapestPending: boolean,
+  t: Translate = english,
+): string[] {
+  const lines: string[] = [];
+  if (a.findingsPending === 'running')
+    lines.push(`$(sync~spin) ${t('Findings and warm figures: pending… (tokens and cold figures are final)')}`);
+  else if (a.findingsPending === 'scan')
+    lines.push(
+      `$(sync~spin) ${t('Findings: pending… (the workspace scan is still running: prompts sharing this prefix may be missing)')}`,
+    );
+  if (cheapestPending) lines.push(`$(sync~spin) ${t('Cheapest target meeting the SLO: pending…')}`);
+  return lines;
+}
+
+/** The hover of a prompt whose first count is not in yet: answered at once, filled in by the next hover. */
+export function countingHover(t: Translate = english): string {
+  return t('**Prompt Latency Lens** — tokens: pending… (this version is being counted)');
+}

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, extensionApi, hoverTexts, openPrompt, sleep, workspaceFile } from '../helpers';
+import { EXTENSION_ID, extensionApi, openPrompt, rawHoverTexts, sleep, workspaceFile } from '../helpers';
 import { HostProfile } from '../hostProfile';
 
 const figures: Record<string, number | string | string[]> = {};
@@ -30,7 +30,7 @@ async function timeHovers(uri: vscode.Uri, expect: (texts: string[]) => boolean)
   const hovers: number[] = [];
   for (let i = 0; i < 60; i++) {
     const start = performance.now();
-    const texts = await hoverTexts(uri, new vscode.Position(3 + (i % 50), 1));
+    const texts = await rawHoverTexts(uri, new vscode.Position(3 + (i % 50), 1));
     hovers.push(performance.now() - start);
     assert.ok(expect(texts), JSON.stringify(texts).slice(0, 200));
   }

@@ -27,7 +27,7 @@ function literalAt(source: string, at: number): string | undefined {
 }
 
 /** Words a user reads: what is left of a literal once `${…}` substitutions and `$(icon)` names are gone. */
-const hasWords = (literal: string) => /[A-Za-z]{3,}/.test(literal.replace(/\$\{[^}]*\}|\$\([\w-]+\)/g, ''));
+const hasWords = (literal: string) => /[A-Za-z]{3,}/.test(literal.replace(/\$\{[^}]*\}|\$\([\w-]+(?:~spin)?\)/g, ''));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -58,9 +58,9 @@ const MARKDOWN_SURFACES = [
   'src/extension/surfaces/cheapest.ts',
 ];
 
-/** Text a user reads: letters once substitutions and `$(icon)`s are gone, and more than an id or key. */
+/** Text a user reads: letters once substitutions and `$(icon)`s (spinning too) are gone, and more than an id or key. */
 const readable = (text: string) => {
-  const bare = text.replace(/\$\{[^}]*\}|\$\([\w-]+\)/g, '');
+  const bare = text.replace(/\$\{[^}]*\}|\$\([\w-]+(?:~spin)?\)/g, '');
   return /[A-Za-z]{3,}/.test(bare) && !/^[\w.$/-]*$/.test(bare);
 };
 
