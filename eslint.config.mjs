@@ -20,6 +20,7 @@ export default tseslint.config(
       '.vscode-host/**',
       '.test-output/**',
       'test/vscode-runner/**',
+      'test/integration/probe/dist/**',
       'reports/**',
       '.stryker-tmp/**',
     ],
