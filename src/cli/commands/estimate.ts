@@ -10,10 +10,12 @@ import {
   parseTargetId,
   resolveTarget,
   scopeSchema,
+  engineVersionSchema,
   sizeCpu,
   targetTokenizerId,
   targetModelId,
   DEFAULT_ENGINE,
+  type Assumptions,
   type Estimate,
   type Range,
   type TargetSpec,
@@ -27,7 +29,7 @@ import { intFlag, numberFlag, optionalFlag } from './flags';
 import { PRICING_OPTIONS, PRICING_USAGE, pricingFlags } from './pricingFlags';
 
 export const ESTIMATE_USAGE =
-  'prompt-lens estimate (FILE | --tokens N) (--target ID | --model ID --hardware ID [--gpus N] [--precision P] [--engine ID] [--tp N] [--pp M] | --provider ID --model ID | --calibration PROFILE.json) [--scope engine|http] [--cpu-cores N] [--cpu-gflops G] [--cpu-bandwidth GBS] [--cached N] [--output-tokens M] [--concurrency C] ' +
+  'prompt-lens estimate (FILE | --tokens N) (--target ID | --model ID --hardware ID [--gpus N] [--precision P] [--engine ID] [--tp N] [--pp M] | --provider ID --model ID | --calibration PROFILE.json) [--scope engine|http] [--engine-version V] [--cpu-cores N] [--cpu-gflops G] [--cpu-bandwidth GBS] [--cached N] [--output-tokens M] [--concurrency C] ' +
   PRICING_USAGE +
   ' [--table FILE] [--json] ' +
   MAX_FILE_USAGE;
@@ -40,6 +42,7 @@ const OPTIONS = {
   gpus: { type: 'string' },
   precision: { type: 'string' },
   engine: { type: 'string' },
+  'engine-version': { type: 'string' },
   scope: { type: 'string' },
   tp: { type: 'string' },
   pp: { type: 'string' },
@@ -65,6 +68,7 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
   if ((file === undefined) === (tokensFlag === undefined))
     throw new UsageError(`give either FILE or --tokens N; usage: ${ESTIMATE_USAGE}`);
   const scope = optionalFlag('scope', values.scope, scopeSchema);
+  const engineVersion = optionalFlag('engine-version', values['engine-version'], engineVersionSchema);
   const cached = optionalFlag('cached', values.cached, intFlag(0, 100_000_000)) ?? 0;
   // 0 output tokens is a prefill-only estimate.
   const outputTokens = optionalFlag('output-tokens', values['output-tokens'], intFlag(0, 1_000_000));
@@ -98,7 +102,10 @@ export async function estimateCommand(args: string[], io: CliIo): Promise<number
   const spec = targetSpec(values);
 
   const tables = sizedCpu(await loadCliTables(values.table ?? [], io), spec, values);
-  const target = resolveTarget(spec, tables, scope ? { scope } : {});
+  const target = resolveTarget(spec, tables, {
+    ...(scope ? { scope } : {}),
+    ...(engineVersion !== undefined ? { engineVersion } : {}),
+  });
 
   let tokens: PromptTokens = { tokens: tokensFlag ?? 0, tokenizer: 'none (--tokens)', exact: true };
   if (file !== undefined) {
@@ -256,6 +263,7 @@ export function humanReport(e: Estimate, tokens: { tokenizer: string; exact: boo
     const a = e.assumptions;
     lines.push(
       `Assumes: ${a.label}; engine ${a.engine.name} ${a.engine.versions}${a.engine.choice === 'named' ? '' : a.engine.choice === 'default' ? ` (default ${DEFAULT_ENGINE}; --engine to change)` : ' (vendor fallback)'}`,
+      `Engine release: ${releaseLine(a.release)}`,
       `Range: ${a.range}`,
     );
   }
@@ -289,4 +297,11 @@ export function humanReport(e: Estimate, tokens: { tokenizer: string; exact: boo
   for (const error of e.errors) lines.push(`Error: ${error}`);
   for (const note of e.notes) lines.push(`Note:  ${note}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** "llama.cpp current (b2000-b7000) (the default; …)", or the range the version given falls in and its factor. */
+function releaseLine(r: Assumptions['release']): string {
+  if (r.given === undefined) return `${r.label} (the default; --engine-version or +ENGINE~VERSION to change)`;
+  // The evidence for the factor is in the notes below.
+  return `${r.label} (version ${r.given}); prefill ×${r.prefillFactor}`;
 }

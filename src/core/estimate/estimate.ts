@@ -54,6 +54,8 @@ export interface SelfHostedCost {
 /** What a self-hosted estimate assumed beyond the target's name. */
 export interface Assumptions {
   engine: { id: string; name: string; versions: string; choice: SelfHostedTarget['engineChoice'] };
+  /** The release range assumed ("llama.cpp current (b2000-b7000)"), the version given and the prefill factor. */
+  release: { range: string; label: string; given?: string; prefillFactor: number; basis?: string };
   scope: Scope;
   parallel: Parallelism;
   /** How the TTFT range was derived (the engine class's band). */
@@ -188,6 +190,7 @@ function selfHostedEstimate(
     kind: 'self-hosted',
     assumptions: {
       engine: { id: t.engine.id, name: t.engine.name, versions: t.engine.versions, choice: t.engineChoice },
+      release: t.release,
       scope: t.scope,
       parallel: t.parallel,
       range: calibration ? 'calibrated profile ±10%' : t.band.derivation,
@@ -230,6 +233,7 @@ function assumptionNotes(t: SelfHostedTarget): string[] {
   const engine = `${t.engine.name} ${t.engine.versions}`;
   if (t.engineChoice === 'default') notes.push(`engine: ${engine} (the default; name one with +ENGINE or --engine)`);
   if (t.engineChoice === 'fallback') notes.push(`engine: ${t.engineNote ?? engine}`);
+  if (t.release.basis) notes.push(`engine release: ${t.release.label}; ${t.release.basis}`);
   notes.push(
     t.scope === 'http'
       ? `scope http: TTFT includes ${t.engine.name}'s HTTP server (${t.engine.overheadMs.server} ms) and its own ${t.engine.overheadMs.engine} ms`

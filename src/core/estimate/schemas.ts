@@ -148,6 +148,36 @@ export const efficiencySchema = strict({
 });
 export type Efficiency = z.infer<typeof efficiencySchema>;
 
+/** An engine release as a target (`+llamacpp~2024-05`), `--engine-version` or the setting gives it. */
+export const engineVersionSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9._-]*$/, 'is not an engine version: give a build date (YYYY-MM-DD), a version or a range id');
+
+/**
+ * An engine release range before the one the row's efficiencies stand for, where a public, dated source measured
+ * the same hardware and model before and after the change: the prefill rate of the listed precisions is the
+ * current one times `prefillFactor` (by vendor or family, the family winning). Never fitted.
+ */
+export const olderVersionSchema = strict({
+  /** Named in a target (`+llamacpp~cublas-prefill`) as well as by a date or version inside the range. */
+  id,
+  /** "builds before 2024-06-24 (PR #8075): quantised prefill dequantises to FP16 for cuBLAS". */
+  label: z.string().min(1),
+  /** The first day of the next range (the change's merge date): a build dated earlier falls in this range. */
+  before: dateString,
+  /** The first release of the next range, where releases are numbered (`0.7.0`); versions below it fall here. */
+  beforeVersion: z
+    .string()
+    .regex(/^\d+(\.\d+)*$/, 'expected a version as numbers separated by dots')
+    .optional(),
+  precisions: z.array(precisionSchema).min(1),
+  prefillFactor: z.record(id, positive),
+  /** The before/after measurement the factor is read from, with its source and date. */
+  evidence: z.string().min(1),
+  ...cited,
+});
+export type OlderVersion = z.infer<typeof olderVersionSchema>;
+
 export const engineRowSchema = strict({
   id,
   name: z.string().min(1),
@@ -176,6 +206,8 @@ export const engineRowSchema = strict({
   split: z.enum(['tensor', 'layer']).default('tensor'),
   /** Used for these vendors when the chosen default engine does not run on them. */
   defaultFor: z.array(vendorSchema).default([]),
+  /** Earlier release ranges with a measured prefill factor; `versions` is the current range (the default). */
+  olderVersions: z.array(olderVersionSchema).default([]),
   note: z.string().optional(),
 }).refine((e) => (e.efficiency === undefined) !== (e.efficiencyFrom === undefined), {
   message: 'give either efficiency or efficiencyFrom',

@@ -11,6 +11,8 @@ export interface Deployment {
   parallel: Parallelism;
   precision: Precision;
   scope: Scope;
+  /** The engine release range, when not the current one: its measured factor on the linear layers' prefill rate. */
+  release?: { prefillFactor: number };
 }
 
 /** Weight storage per parameter; int4/fp4 include group scales (~4.5 and 4.25 bits). */
@@ -150,7 +152,7 @@ export function prefillTime(d: Deployment, newTokens: number, cachedTokens: numb
   const e = d.efficiency;
   const { tp, pp } = d.parallel;
   const flops = prefillFlops(d.model, newTokens, cachedTokens);
-  const linearRate = computeRate(d).flops * tp * e.prefill;
+  const linearRate = computeRate(d).flops * tp * e.prefill * (d.release?.prefillFactor ?? 1);
   const attentionRate = d.hardware.flops.bf16 * tp * e.attention;
   const chunks = pp > 1 && d.engine.pipelineChunkTokens ? Math.ceil(newTokens / d.engine.pipelineChunkTokens) : 1;
   const steps = (chunks + pp - 1) / pp;

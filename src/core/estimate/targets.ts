@@ -11,6 +11,7 @@ import {
 } from './schemas';
 import type { Tables } from './tables';
 import { closestIds } from './closest';
+import { CURRENT_RELEASE, engineRelease, EngineVersionError, type EngineRelease } from './engineVersion';
 import { countKey } from '../count';
 import { tokenizerFor } from '../tokenize/models';
 import type { TokenizerId } from '../tokenize/types';
@@ -19,8 +20,9 @@ export { closestIds };
 
 /**
  * Target ids:
- *  - self-hosted `MODEL@[Nx]HARDWARE[:PRECISION][:tpNppM][+ENGINE]`, e.g. `llama-3.1-70b@4xh100-sxm:fp8+vllm`
- *    (N devices; `:tp8pp2` fixes the split, else TP within a node and PP across nodes).
+ *  - self-hosted `MODEL@[Nx]HARDWARE[:PRECISION][:tpNppM][+ENGINE[~VERSION]]`, e.g.
+ *    `llama-3.1-70b@4xh100-sxm:fp8+vllm` (N devices; `:tp8pp2` fixes the split, else TP within a node and PP
+ *    across nodes; `~VERSION` a release of the engine, see engineVersion.ts).
  *    `HARDWARE xN` (with a space) is accepted too, e.g. `llama-3.1-70b@h100-sxm x4:fp8`.
  *  - provider `PROVIDER/MODEL`, e.g. `openai/gpt-4o`.
  */
@@ -32,6 +34,8 @@ export type TargetSpec =
       gpus: number;
       precision?: Precision;
       engine?: string;
+      /** The engine release as written after `~` (a build date, a version or a range id). */
+      engineVersion?: string;
       tp?: number;
       pp?: number;
     }
@@ -63,6 +67,8 @@ export interface SelfHostedTarget {
   /** How the engine was chosen: named in the id, the default, or the vendor's fallback (with why). */
   engineChoice: 'named' | 'default' | 'fallback';
   engineNote?: string;
+  /** The engine release range assumed (the current one unless a version was given) and its prefill factor. */
+  release: EngineRelease;
 }
 
 export type ResolvedTarget =
@@ -71,6 +77,8 @@ export type ResolvedTarget =
 /** What the user did not name in the target: the engine and the measurement scope. */
 export interface TargetAssumptions {
   engine?: string;
+  /** The engine release for targets that name none (`--engine-version`, `promptLens.engineVersion`). */
+  engineVersion?: string;
   scope?: Scope;
 }
 
@@ -90,16 +98,16 @@ export class TargetError extends Error {
 }
 
 const SELF_HOSTED =
-  /^([^@\s]+)@(?:(\d+)x)?([a-z0-9][a-z0-9._-]*?)(?:\s+x(\d+))?((?::[a-z0-9]+)*)(?:\+([a-z0-9][a-z0-9._-]*))?$/;
+  /^([^@\s]+)@(?:(\d+)x)?([a-z0-9][a-z0-9._-]*?)(?:\s+x(\d+))?((?::[a-z0-9]+)*)(?:\+([a-z0-9][a-z0-9._-]*)(?:~([a-z0-9][a-z0-9._-]*))?)?$/;
 const PARALLEL = /^(?:tp(\d+))?(?:pp(\d+))?$/;
-const SYNTAX = 'use MODEL@[Nx]HARDWARE[:PRECISION][:tpNppM][+ENGINE] or PROVIDER/MODEL';
+const SYNTAX = 'use MODEL@[Nx]HARDWARE[:PRECISION][:tpNppM][+ENGINE[~VERSION]] or PROVIDER/MODEL';
 
 export function parseTargetId(text: string): TargetSpec {
   const trimmed = text.trim();
   if (trimmed.includes('@')) {
     const m = SELF_HOSTED.exec(trimmed);
     if (!m) throw new TargetError(`'${text}' is not a target id; ${SYNTAX}`);
-    const [, model = '', prefixCount, hardware = '', suffixCount, qualifiers = '', engine] = m;
+    const [, model = '', prefixCount, hardware = '', suffixCount, qualifiers = '', engine, engineVersion] = m;
     if (prefixCount && suffixCount) throw new TargetError(`'${text}' gives the GPU count twice`);
     let precision: Precision | undefined;
     let split: { tp?: number; pp?: number } = {};
@@ -122,6 +130,7 @@ export function parseTargetId(text: string): TargetSpec {
       ...(precision ? { precision } : {}),
       ...split,
       ...(engine ? { engine } : {}),
+      ...(engineVersion ? { engineVersion } : {}),
     };
   }
   if (/^[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._:-]*$/.test(trimmed)) return { kind: 'provider', id: trimmed };
@@ -145,7 +154,7 @@ export function parsePrecision(text: string): Precision {
   return parsed.data;
 }
 
-/** `model@[Nx]hardware[:precision][:tpNppM][+engine]`; the split only when it was chosen, not assumed. */
+/** `model@[Nx]hardware[:precision][:tpNppM][+engine[~version]]`; the split only when chosen, not assumed. */
 export function formatTargetId(spec: {
   model: string;
   hardware: string;
@@ -153,9 +162,11 @@ export function formatTargetId(spec: {
   precision?: Precision;
   parallel?: Parallelism;
   engine?: string;
+  engineVersion?: string;
 }): string {
   const split = spec.parallel && !spec.parallel.assumed ? `:tp${spec.parallel.tp}pp${spec.parallel.pp}` : '';
-  return `${spec.model}@${spec.gpus > 1 ? `${spec.gpus}x` : ''}${spec.hardware}${spec.precision ? `:${spec.precision}` : ''}${split}${spec.engine ? `+${spec.engine}` : ''}`;
+  const engine = spec.engine ? `+${spec.engine}${spec.engineVersion ? `~${spec.engineVersion}` : ''}` : '';
+  return `${spec.model}@${spec.gpus > 1 ? `${spec.gpus}x` : ''}${spec.hardware}${spec.precision ? `:${spec.precision}` : ''}${split}${engine}`;
 }
 
 /**
@@ -178,6 +189,14 @@ export function resolveTarget(spec: TargetSpec, tables: Tables, assume: TargetAs
   }
   const choice = chooseEngine(spec.engine, assume.engine, hardware, tables);
   const parallel = parallelism(spec, choice.engine, hardware);
+  const version = spec.engineVersion ?? assume.engineVersion;
+  let release: EngineRelease;
+  try {
+    release = engineRelease(choice.engine, version, hardware, precision);
+  } catch (error) {
+    if (error instanceof EngineVersionError) throw new TargetError(error.message);
+    throw error;
+  }
   return {
     kind: 'self-hosted',
     id: formatTargetId({
@@ -187,6 +206,7 @@ export function resolveTarget(spec: TargetSpec, tables: Tables, assume: TargetAs
       precision,
       parallel,
       engine: choice.engine.id,
+      ...(version !== undefined ? { engineVersion: version } : {}),
     }),
     model,
     hardware,
@@ -196,6 +216,7 @@ export function resolveTarget(spec: TargetSpec, tables: Tables, assume: TargetAs
     parallel,
     precision,
     scope: assume.scope ?? DEFAULT_SCOPE,
+    release,
   };
 }
 
@@ -340,7 +361,9 @@ export function assumptionLabel(target: ResolvedTarget): string {
   const split =
     tp * pp > 1 ? ` · ${[tp > 1 ? `TP ${tp}` : '', pp > 1 ? `PP ${pp}` : ''].filter(Boolean).join(' × ')}` : '';
   const chosen = target.engineChoice === 'fallback' ? ` (${target.hardware.vendor} fallback)` : '';
-  return `${target.engine.name}${chosen} · ${target.scope === 'http' ? 'HTTP' : 'engine only'}${split}`;
+  // An earlier release range is part of what the figure assumes; the current one is the default and goes unsaid.
+  const release = target.release.range !== CURRENT_RELEASE ? ` ~${target.release.given ?? target.release.range}` : '';
+  return `${target.engine.name}${release}${chosen} · ${target.scope === 'http' ? 'HTTP' : 'engine only'}${split}`;
 }
 
 /**

@@ -2,7 +2,7 @@
 // half the engine rows are fitted on and a half they are only checked against (see fit.ts).
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { precisionSchema, scopeSchema, strict } from './schemas';
+import { engineVersionSchema, precisionSchema, scopeSchema, strict } from './schemas';
 import { resolveTarget, type SelfHostedTarget } from './targets';
 import type { Tables } from './tables';
 import { estimate } from './estimate';
@@ -30,6 +30,11 @@ export const validationPointSchema = strict({
   source: z.string().min(1),
   engine: z.string().min(1),
   engineVersion: z.string().min(1),
+  /**
+   * The release as a target names it (`+llamacpp~2024-05`: a build date, a version or a range id), where the source
+   * dates its build; absent: the engine's current range.
+   */
+  release: engineVersionSchema.optional(),
   /**
    * engine: an offline harness without a server (llama-bench, gptSessionBenchmark, profile_generation); http: a
    * client's TTFT.
@@ -110,6 +115,8 @@ export function pointTarget(point: ValidationPoint, tables: Tables, engine: stri
       gpus: point.gpus,
       precision: point.precision,
       ...(engine !== null ? { engine } : {}),
+      // The release belongs to the point's engine; the default engine is predicted at its current release.
+      ...(engine !== null && engine === point.engine && point.release ? { engineVersion: point.release } : {}),
       ...(point.tp !== undefined ? { tp: point.tp } : {}),
       ...(point.pp !== undefined ? { pp: point.pp } : {}),
     },

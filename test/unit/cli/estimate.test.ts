@@ -126,6 +126,43 @@ describe('prompt-lens estimate', () => {
     }
   });
 
+  it('prints the engine release range it assumed: current by default, an older one from --engine-version or ~VERSION', async () => {
+    const base = 'estimate --tokens 4000 --target llama-3.1-8b@rtx-4090:int4+llamacpp --scope engine'.split(' ');
+    const current = await run(base);
+    assert.equal(current.code, 0, current.stderr);
+    assert.match(
+      current.stdout,
+      /\nEngine release: llama\.cpp current \(b2000-b7000\) \(the default; --engine-version or \+ENGINE~VERSION to change\)\n/,
+    );
+    const old = await run([...base, '--engine-version', '2024-05']);
+    assert.equal(old.code, 0, old.stderr);
+    assert.match(old.stdout, /^llama-3\.1-8b@rtx-4090:int4\+llamacpp~2024-05: /);
+    assert.match(old.stdout, /\nAssumes: llama\.cpp ~2024-05 · engine only; /);
+    assert.match(
+      old.stdout,
+      /\nEngine release: llama\.cpp builds before 2024-06-24 \(PR #8075\).* \(version 2024-05\); prefill ×0\.751\n/,
+    );
+    assert.match(
+      old.stdout,
+      /\nNote: +engine release: .*prefill ×0\.751 of the current release's: RTX 4090.*pull\/7676/,
+    );
+    type Json = { ttftMs: { p50: number }; assumptions: { release: { range: string; prefillFactor: number } } };
+    const json = async (extra: string[]) => JSON.parse((await run([...base, ...extra, '--json'])).stdout) as Json;
+    const [now, before] = [await json([]), await json(['--engine-version', 'cublas-prefill'])];
+    assert.deepEqual(
+      [before.assumptions.release.range, before.assumptions.release.prefillFactor],
+      ['cublas-prefill', 0.751],
+    );
+    assert.equal(now.assumptions.release.range, 'current');
+    assert.ok(before.ttftMs.p50 > now.ttftMs.p50, `${before.ttftMs.p50} vs ${now.ttftMs.p50}`);
+    const bad = await run([...base, '--engine-version', 'b3000']);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /unknown llama\.cpp version 'b3000'; give a build date/);
+    const malformed = await run([...base, '--engine-version', 'May 2024']);
+    assert.notEqual(malformed.code, 0);
+    assert.match(malformed.stderr, /--engine-version.*is not an engine version/);
+  });
+
   it('names the engine, scope and split it assumed, and says how the range was derived', async () => {
     const r = await run(
       'estimate --tokens 4000 --model llama-3.1-405b --hardware h100-sxm --gpus 16 --precision fp8'.split(' '),
