@@ -13,8 +13,13 @@ export class Slicer {
     private readonly yieldNow: () => Promise<unknown> = setImmediate,
   ) {}
 
+  /** Whether the current slice has run its time (the next pause yields). */
+  due(): boolean {
+    return performance.now() - this.sliceStart >= this.sliceMs;
+  }
+
   async pause(): Promise<void> {
-    if (performance.now() - this.sliceStart < this.sliceMs) return;
+    if (!this.due()) return;
     await this.yieldNow();
     this.sliceStart = performance.now();
   }

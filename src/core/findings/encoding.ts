@@ -61,26 +61,32 @@ function chunkStarts(text: string, split: boolean): number[] {
 }
 
 export class TokenMemo {
-  private readonly chunks = new Map<string, Int32Array>();
+  /**
+   * Two generations instead of a least-recently-used list: a hit costs one lookup (two when it
+   * comes from the older generation, which promotes it), not a delete and a re-insert; when the
+   * newer generation is full, the older one is dropped. Chunks in use stay; a workspace of unique
+   * text costs no bookkeeping per chunk beyond its insertion.
+   */
+  private recent = new Map<string, Int32Array>();
+  private older = new Map<string, Int32Array>();
   private readonly split: boolean;
 
   constructor(
     readonly tokenizer: Tokenizer,
-    private readonly maxChunks = 1 << 18,
+    private readonly maxChunks = 1 << 17,
   ) {
     this.split = SPLIT_SAFE_TOKENIZERS.has(tokenizer.id) || !tokenizer.exact;
   }
 
   private encodeChunk(text: string): Int32Array {
-    let tokens = this.chunks.get(text);
-    if (tokens) {
-      // Least recently used first out: Map iteration follows insertion order, so re-insert on use.
-      this.chunks.delete(text);
-    } else {
-      tokens = Int32Array.from(this.tokenizer.encode(text));
-      if (this.chunks.size >= this.maxChunks) this.chunks.delete(this.chunks.keys().next().value as string);
+    let tokens = this.recent.get(text);
+    if (tokens) return tokens;
+    tokens = this.older.get(text) ?? Int32Array.from(this.tokenizer.encode(text));
+    if (this.recent.size >= this.maxChunks) {
+      this.older = this.recent;
+      this.recent = new Map();
     }
-    this.chunks.set(text, tokens);
+    this.recent.set(text, tokens);
     return tokens;
   }
 
@@ -116,7 +122,13 @@ function chunkAt(starts: number[], value: number): number {
  * bisection, inside one chunk, on "this prefix encodes to the same first tokens" — false while
  * the k-th token is cut short, true from its end on.
  */
-export function charOffsetAfterTokens(tokenizer: Tokenizer, text: string, encoded: EncodedText, k: number): number {
+export function charOffsetAfterTokens(
+  tokenizer: Tokenizer,
+  text: string,
+  encoded: EncodedText,
+  k: number,
+  memo?: OffsetMemo,
+): number {
   if (k <= 0) return 0;
   if (k >= encoded.tokens.length) return text.length;
   const c = chunkAt(encoded.chunkTokens, k);
@@ -124,7 +136,26 @@ export function charOffsetAfterTokens(tokenizer: Tokenizer, text: string, encode
   const local = k - (encoded.chunkTokens[c] as number);
   if (local === 0) return charStart;
   const chunk = text.slice(charStart, encoded.chunkChars[c + 1] ?? text.length);
-  const expected = encoded.tokens.subarray(encoded.chunkTokens[c] as number, k);
+  const find = () => offsetInChunk(tokenizer, chunk, encoded.tokens.subarray(encoded.chunkTokens[c] as number, k));
+  if (!memo) return charStart + find();
+  // A chunk's tokens follow from its text, so the answer does too: files sharing a system prompt
+  // (thousands in a large workspace) ask the same question of the same chunk.
+  const key = `${local}:${chunk}`;
+  let offset = memo.get(key);
+  if (offset === undefined) {
+    if (memo.size >= MAX_MEMO_OFFSETS) memo.clear();
+    memo.set(key, (offset = find()));
+  }
+  return charStart + offset;
+}
+
+/** charOffsetAfterTokens' answers by chunk text and tokens into it. */
+export type OffsetMemo = Map<string, number>;
+const MAX_MEMO_OFFSETS = 1 << 16;
+
+/** Characters of `chunk` that its first `expected.length` tokens (`expected`) take. */
+function offsetInChunk(tokenizer: Tokenizer, chunk: string, expected: Int32Array): number {
+  const local = expected.length;
   const startsWithExpected = (end: number): boolean => {
     const head = tokenizer.encode(chunk.slice(0, end));
     if (head.length < local) return false;
@@ -138,7 +169,7 @@ export function charOffsetAfterTokens(tokenizer: Tokenizer, text: string, encode
     if (startsWithExpected(mid)) hi = mid;
     else lo = mid + 1;
   }
-  return charStart + lo;
+  return lo;
 }
 
 /** Number of tokens that the text before `charOffset` takes (counting a token cut there as one). */

@@ -6,7 +6,7 @@ import type { FindingCostModel } from './costModel';
 import { PrefixIndex, type PrefixGroup, type PrefixGroupMember } from './prefixIndex';
 import { lineColumn } from './request';
 import type { FindingSettings } from './settings';
-import type { Finding } from './types';
+import type { Finding, RelatedLocation } from './types';
 
 export { MAX_BREAKER_SPANS, type CacheBreaker, type NearMiss, type StaticPrefix } from './prefixIndex';
 
@@ -42,6 +42,7 @@ export interface CacheGroup extends PrefixGroup {
 export class PrefixCacheAnalyser extends PrefixIndex {
   /** Costed groups per index group: the index keeps a group object until the next update. */
   private readonly costed = new WeakMap<PrefixGroup, CacheGroup>();
+  private readonly related = new WeakMap<CacheGroup, RelatedLocation[]>();
   private readonly model: FindingCostModel;
 
   constructor(options: PrefixCacheOptions) {
@@ -64,23 +65,21 @@ export class PrefixCacheAnalyser extends PrefixIndex {
     const findings: Finding[] = [];
     const model = this.model;
     const group = this.groupOf(file);
-    const me = group?.members.find((m) => m.file === file);
+    const at = group ? group.members.findIndex((m) => m.file === file) : -1;
+    const me = group?.members[at];
     if (group && me) {
-      const others = group.members.filter((m) => m !== me);
+      const others = group.members.length - 1;
+      const related = this.relatedOf(group);
       findings.push({
         code: 'prefix-cache',
         severity: 'information',
         message:
-          `Prefix cache: the first ${formatCount(me.sharedTokens)} tokens are shared with ${others.length === 1 ? '1 other file' : `${others.length} other files`} ` +
+          `Prefix cache: the first ${formatCount(me.sharedTokens)} tokens are shared with ${others === 1 ? '1 other file' : `${others} other files`} ` +
           `(${formatCount(me.cacheableTokens)} cacheable on ${model.label}); warm TTFT ${formatMs(me.warmTtftMs)} vs cold ${formatMs(me.coldTtftMs)} (${model.scenario}), ` +
           `saves ${formatUsd(me.savedUsdPer1kCalls)} per 1,000 calls; the shared prefix ends here`,
         file,
         range: { start: me.prefixEnd, end: me.prefixEnd },
-        relatedFiles: others.map((m) => ({
-          file: m.file,
-          range: { start: m.prefixEnd, end: m.prefixEnd },
-          message: `shares ${formatCount(m.sharedTokens)} tokens; its shared prefix ends here`,
-        })),
+        relatedFiles: related.filter((_, i) => i !== at),
         data: {
           sharedTokens: me.sharedTokens,
           cacheableTokens: me.cacheableTokens,
@@ -141,6 +140,24 @@ export class PrefixCacheAnalyser extends PrefixIndex {
       });
     }
     return findings;
+  }
+
+  /**
+   * Each member as the others' prefix-cache findings name it: built once per group, not once per
+   * member (a group of a thousand files would otherwise build a million of them).
+   */
+  private relatedOf(group: CacheGroup): RelatedLocation[] {
+    let related = this.related.get(group);
+    if (!related)
+      this.related.set(
+        group,
+        (related = group.members.map((m) => ({
+          file: m.file,
+          range: { start: m.prefixEnd, end: m.prefixEnd },
+          message: `shares ${formatCount(m.sharedTokens)} tokens; its shared prefix ends here`,
+        }))),
+      );
+    return related;
   }
 
   private costGroup(group: PrefixGroup): CacheGroup {

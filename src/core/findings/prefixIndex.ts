@@ -10,10 +10,10 @@ import { dynamicSpans, firstDynamic, literalHints, withRetrievedContext, type Dy
 import type { InstructionSource } from './instructions';
 import { readPragmas } from './pragma';
 import { isInstructionFormat } from '../prompt/formats';
-import { charOffsetAfterTokens, TokenMemo, tokensBefore } from './encoding';
+import { charOffsetAfterTokens, TokenMemo, tokensBefore, type OffsetMemo } from './encoding';
 import { buildRequest, lastWhere, RenderMap, type PromptRequest, type RequestMessage } from './request';
 import type { FindingSettings } from './settings';
-import { commonPrefix, compareTokens, hashTokens, realign } from './tokenSeq';
+import { commonPrefix, hashTokens, realign } from './tokenSeq';
 
 export interface PrefixIndexOptions {
   /** The primary target's tokenizer: prefixes are compared as its tokens, not as characters. */
@@ -97,7 +97,10 @@ interface Entry {
   text: string;
   parsed: ParsedPrompt;
   request: PromptRequest;
-  /** Content tokens of the first request message (the system message when there is one). */
+  /**
+   * Content tokens of the first request message (the system message when there is one), interned:
+   * files whose first messages are equal hold the same array, so telling twins apart is one comparison.
+   */
   first: Int32Array;
   tailKey: string | undefined;
   /** Request tokens before the first dynamic element: no cache is shared beyond them. */
@@ -115,6 +118,19 @@ interface Entry {
   offsets?: Map<number, number>;
   /** Request messages (with their place in the request) in order of their range in the file. */
   byRange?: RankedMessage[];
+  /** Its index in `order` as of PrefixIndex.stamp. */
+  place?: { at: number; stamp: number };
+}
+
+/** Files with one first message (one interned array) and one tail key; `least`: the first by name, when known. */
+interface TailClass {
+  entries: Set<Entry>;
+  least?: Entry;
+}
+
+function leastOf(twins: TailClass): Entry {
+  if (!twins.least) for (const e of twins.entries) if (!twins.least || e.file < twins.least.file) twins.least = e;
+  return twins.least as Entry;
 }
 
 interface RankedMessage {
@@ -129,7 +145,10 @@ const TAIL_TOKENS = 32;
  * dynamic part and every one before it helps nobody, and each costs a token-offset lookup.
  */
 export const MAX_BREAKER_SPANS = 256;
+/** Distinct first messages with the same ending looked at per near-miss question. */
 const MAX_BUCKET_PAIRS = 16;
+/** `String.prototype.localeCompare` without arguments is this collator's compare. */
+const COLLATOR = new Intl.Collator();
 
 /**
  * Workspace-wide prefix analysis. Requests are kept sorted by token sequence, so files sharing a
@@ -143,10 +162,15 @@ export class PrefixIndex {
   /** lcp[i] = common prefix of order[i - 1] and order[i]; lcp[0] = 0. */
   private readonly lcp: number[] = [];
   /** Files whose first message ends the same way: near-miss candidates that sorting keeps apart. */
-  private readonly tails = new Map<string, Set<Entry>>();
+  private readonly tails = new Map<string, Map<Int32Array, TailClass>>();
+  /** Distinct first messages by hash, with how many entries hold each (see Entry.first). */
+  private readonly firsts = new Map<string, Array<{ tokens: Int32Array; holders: number }>>();
   private readonly memo: TokenMemo;
+  private readonly offsetMemo: OffsetMemo = new Map();
   /** Groups by the first index of their run in `order`, until the next update (a report asks per file). */
   private readonly groupCache = new Map<number, PrefixGroup>();
+  /** Bumped by every change of `order`: an entry's remembered place holds while it is unchanged. */
+  private stamp = 0;
   private readonly declared: RegExp[];
 
   constructor(private readonly options: PrefixIndexOptions) {
@@ -166,7 +190,7 @@ export class PrefixIndex {
     this.groupCache.clear();
     const request = buildRequest(parsed, this.memo);
     const head = request.messages[0];
-    const first = head ? request.tokens.subarray(head.tokenStart, head.tokenEnd) : new Int32Array(0);
+    const first = this.intern(head ? request.tokens.subarray(head.tokenStart, head.tokenEnd) : new Int32Array(0));
     const tailKey =
       first.length >= TAIL_TOKENS ? hashTokens(first, first.length - TAIL_TOKENS, first.length) : undefined;
     const entry: Entry = { file, text, parsed, request, first, tailKey, staticTokens: request.tokens.length };
@@ -176,13 +200,17 @@ export class PrefixIndex {
     this.entries.set(file, entry);
     const at = this.lowerBound(entry);
     this.order.splice(at, 0, entry);
+    this.stamp++;
     this.lcp.splice(at, 0, 0);
     this.refreshLcp(at);
     this.refreshLcp(at + 1);
     if (tailKey !== undefined) {
       let bucket = this.tails.get(tailKey);
-      if (!bucket) this.tails.set(tailKey, (bucket = new Set()));
-      bucket.add(entry);
+      if (!bucket) this.tails.set(tailKey, (bucket = new Map()));
+      let twins = bucket.get(first);
+      if (!twins) bucket.set(first, (twins = { entries: new Set() }));
+      twins.entries.add(entry);
+      if (twins.least && entry.file < twins.least.file) twins.least = entry;
     }
   }
 
@@ -193,9 +221,38 @@ export class PrefixIndex {
     this.entries.delete(file);
     const at = this.indexOf(entry);
     this.order.splice(at, 1);
+    this.stamp++;
     this.lcp.splice(at, 1);
     this.refreshLcp(at);
-    if (entry.tailKey !== undefined) this.tails.get(entry.tailKey)?.delete(entry);
+    if (entry.tailKey !== undefined) {
+      const bucket = this.tails.get(entry.tailKey);
+      const twins = bucket?.get(entry.first);
+      twins?.entries.delete(entry);
+      if (twins?.least === entry) delete twins.least;
+      if (twins?.entries.size === 0) bucket?.delete(entry.first);
+      if (bucket?.size === 0) this.tails.delete(entry.tailKey);
+    }
+    this.release(entry.first);
+  }
+
+  /** The shared array for these first-message tokens (equal content, same array). */
+  private intern(first: Int32Array): Int32Array {
+    const key = hashTokens(first, 0, first.length);
+    let same = this.firsts.get(key);
+    if (!same) this.firsts.set(key, (same = []));
+    let held = same.find((s) => s.tokens.length === first.length && commonPrefix(s.tokens, first) === first.length);
+    if (!held) same.push((held = { tokens: first, holders: 0 }));
+    held.holders++;
+    return held.tokens;
+  }
+
+  private release(first: Int32Array): void {
+    const key = hashTokens(first, 0, first.length);
+    const same = this.firsts.get(key);
+    const at = same?.findIndex((s) => s.tokens === first) ?? -1;
+    if (!same || at < 0) return;
+    if (--(same[at] as { holders: number }).holders === 0) same.splice(at, 1);
+    if (same.length === 0) this.firsts.delete(key);
   }
 
   files(): string[] {
@@ -252,18 +309,29 @@ export class PrefixIndex {
     const candidates = new Set<Entry>(
       [this.order[at - 1], this.order[at + 1]].filter((e): e is Entry => e !== undefined),
     );
-    let taken = 0;
-    for (const other of entry.tailKey === undefined ? [] : (this.tails.get(entry.tailKey) ?? [])) {
-      // Twins with the same first message are group members, not near misses: skip them uncounted.
-      if (other === entry || commonPrefix(other.first, entry.first) === entry.first.length) continue;
-      if (taken++ >= MAX_BUCKET_PAIRS) break;
-      candidates.add(other);
+    // Files whose first message ends the same way, one per distinct first message (twins of each
+    // other would give the same near miss): the first file by name of each, the first
+    // MAX_BUCKET_PAIRS of those by name, so the answer does not depend on the order files came in.
+    // Twins of this file (the same first message, or one that starts with it) are group members,
+    // not near misses. A workspace of thousands of files sharing a system prompt costs one step per
+    // distinct first message, not one per file.
+    const others: Entry[] = [];
+    for (const [first, twins] of entry.tailKey === undefined ? [] : (this.tails.get(entry.tailKey) ?? [])) {
+      if (first === entry.first) continue;
+      if (first.length > entry.first.length && commonPrefix(first, entry.first) === entry.first.length) continue;
+      others.push(leastOf(twins));
     }
+    others.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    for (const other of others.slice(0, MAX_BUCKET_PAIRS)) candidates.add(other);
     let best: NearMiss | undefined;
     for (const other of candidates) {
       const miss = this.nearMissWith(entry, other);
-      if (miss && (!best || miss.cacheableWithout - miss.cacheableNow > best.cacheableWithout - best.cacheableNow))
-        best = miss;
+      if (!miss) continue;
+      const gain = miss.cacheableWithout - miss.cacheableNow;
+      const bestGain = best ? best.cacheableWithout - best.cacheableNow : -Infinity;
+      // Equal gains (twins of the other file) go to the first file by name: the finding must not
+      // depend on the order the workspace was scanned in.
+      if (gain > bestGain || (gain === bestGain && best && miss.other < best.other)) best = miss;
     }
     return best;
   }
@@ -312,19 +380,47 @@ export class PrefixIndex {
     return entry.hints;
   }
 
+  /**
+   * Where the entry sorts (by its request tokens in `compareTokens` order, then by file name), by
+   * binary search that remembers how many first tokens it
+   * shares with both ends of the range: every entry in between shares at least the smaller of the
+   * two, so each comparison starts there. Thousands of files with one 3,000-token system prompt
+   * otherwise cost 3,000 token comparisons per step.
+   */
   private lowerBound(entry: Entry): number {
+    const x = entry.request.tokens;
     let lo = 0;
     let hi = this.order.length;
+    // Tokens shared with order[lo - 1] and with order[hi] (0 where there is none).
+    let sharedLo = 0;
+    let sharedHi = 0;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (compareEntries(this.order[mid] as Entry, entry) < 0) lo = mid + 1;
-      else hi = mid;
+      const other = this.order[mid] as Entry;
+      const y = other.request.tokens;
+      let k = Math.min(sharedLo, sharedHi);
+      const n = Math.min(x.length, y.length);
+      while (k < n && x[k] === y[k]) k++;
+      const order =
+        k < n
+          ? (y[k] as number) - (x[k] as number)
+          : y.length - x.length || (other.file < entry.file ? -1 : other.file > entry.file ? 1 : 0);
+      if (order < 0) {
+        lo = mid + 1;
+        sharedLo = k;
+      } else {
+        hi = mid;
+        sharedHi = k;
+      }
     }
     return lo;
   }
 
   private indexOf(entry: Entry): number {
+    // Between two updates the order stands still: a findings pass asks each file's place several times.
+    if (entry.place?.stamp === this.stamp) return entry.place.at;
     const at = this.lowerBound(entry);
+    entry.place = { at, stamp: this.stamp };
     if (this.order[at] !== entry) throw new Error(`prefix index out of order at ${entry.file}`);
     return at;
   }
@@ -376,7 +472,8 @@ export class PrefixIndex {
         prefixEnd: this.sourceOffset(entry, shared),
       });
     }
-    members.sort((a, b) => a.file.localeCompare(b.file));
+    // What localeCompare does, without looking the collator up again for each of a large group's comparisons.
+    members.sort((a, b) => COLLATOR.compare(a.file, b.file));
     return { sharedTokens: common, cacheableTokens: cacheableTokens(common, minTokens, rule), members };
   }
 
@@ -405,6 +502,7 @@ export class PrefixIndex {
       rendered,
       message.encoded,
       Math.max(0, k - message.tokenStart),
+      this.offsetMemo,
     );
     return (this.mapsOf(entry)[message.index] as RenderMap).toSource(offset);
   }
@@ -454,6 +552,8 @@ export class PrefixIndex {
   }
 
   private nearMissWith(a: Entry, b: Entry): NearMiss | undefined {
+    // Equal first messages are one interned array (see Entry.first): no difference to look at.
+    if (a.first === b.first) return undefined;
     const d = commonPrefix(a.first, b.first);
     if (d >= Math.min(a.first.length, b.first.length)) return undefined;
     const gap = realign(a.first, b.first, d, this.options.settings.nearMissMaxGap);
@@ -552,8 +652,4 @@ function trimmed(text: string, range: SourceRange): SourceRange {
   while (start < end && /\s/.test(text[start] as string)) start++;
   while (end > start && /\s/.test(text[end - 1] as string)) end--;
   return { start, end };
-}
-
-function compareEntries(a: Entry, b: Entry): number {
-  return compareTokens(a.request.tokens, b.request.tokens) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
 }
