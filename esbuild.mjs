@@ -49,7 +49,8 @@ const extension = {
 const builds = [
   {
     ...common,
-    entryPoints: { cli: 'src/cli/main.ts' },
+    // The stream worker beside the CLI and the extension: runBenchmark's high-concurrency levels use it.
+    entryPoints: { cli: 'src/cli/main.ts', 'stream.worker': 'src/core/bench/stream.worker.ts' },
     outdir,
     banner: { js: '#!/usr/bin/env node' },
     plugins: [vocabularyPlugin],

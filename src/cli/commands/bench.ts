@@ -5,6 +5,7 @@ import {
   benchMessages,
   DEFAULT_CONCURRENCY,
   DEFAULT_SLO,
+  bundledStreamWorkers,
   DEFAULT_SLO_MIN_SHARE,
   endpointRequestCounter,
   messageTokenCounter,
@@ -172,6 +173,7 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
       signal: stop.signal,
       onProgress: progressPrinter(io),
       countTokens: (t) => tokenizer.count(t),
+      streamWorkers: bundledStreamWorkers(__dirname),
       ...(predicted ? { predicted } : {}),
     });
   } finally {

@@ -15,7 +15,14 @@ export { redact } from './errors';
 export { endpointRequestCounter, usageCheck, type RequestCounter } from './usageCheck';
 export { formatUsageCheck, usageBasis } from './usageFormat';
 export type * from './result';
-export { buildStreamRequest, DEFAULT_CONCURRENCY, runBenchmark, type BenchOptions, type BenchProgress } from './runner';
+export {
+  buildStreamRequest,
+  bundledStreamWorkers,
+  DEFAULT_CONCURRENCY,
+  runBenchmark,
+  type BenchOptions,
+  type BenchProgress,
+} from './runner';
 export {
   DEFAULT_SLO,
   DEFAULT_SLO_MIN_SHARE,

@@ -1,4 +1,7 @@
 import { setMaxListeners } from 'node:events';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { ChatMessage } from '../prompt/types';
 import { nonceSource, withNonce } from './benchPrompt';
 import { measureRequest, type FetchLike, type StreamRequest } from './client';
@@ -7,8 +10,30 @@ import { WIRE_FORMATS } from './kinds';
 import type { BenchResult, CacheMode, CacheSpeedup, LevelResult, ModeResult, RequestRecord, Slo } from './result';
 import { DEFAULT_SLO, levelPredictionError, shiftInterval, summarizeLevel } from './stats';
 import { StopSwitch } from './stop';
+import { StreamPool } from './streamPool';
 
 export const DEFAULT_CONCURRENCY = [1, 4, 16];
+/**
+ * From this many open streams on, a level's streams are measured in worker threads (StreamPool):
+ * one event loop that reads and parses hundreds of streams delays their timestamps by milliseconds
+ * (bench/client.bench.ts measures both ways).
+ */
+export const POOL_FROM_CONCURRENCY = 64;
+
+/** Stream workers for levels of high concurrency (see POOL_FROM_CONCURRENCY). */
+export interface StreamWorkers {
+  /** Starts one worker running core/bench/stream.worker.ts (bundled: dist/stream.worker.js). */
+  spawn: () => Worker;
+  /** Workers in the pool; default: the machine's CPUs, 2 to 4. */
+  size?: number;
+  /** Default POOL_FROM_CONCURRENCY. */
+  fromConcurrency?: number;
+}
+
+/** Stream workers from the bundle beside the caller's (`dist/stream.worker.js` beside cli.js and extension.js). */
+export function bundledStreamWorkers(dir: string): StreamWorkers {
+  return { spawn: () => new Worker(join(dir, 'stream.worker.js')) };
+}
 
 export interface BenchProgress {
   cache: CacheMode;
@@ -49,6 +74,11 @@ export interface BenchOptions {
   onLevel?: (soFar: BenchResult) => void;
   countTokens: (text: string) => number;
   fetch?: FetchLike;
+  /**
+   * Measure high-concurrency levels in worker threads. Not used with `fetch` or `now` (tests' fakes),
+   * which a worker cannot call, nor for Poisson arrivals.
+   */
+  streamWorkers?: StreamWorkers;
   now?: () => number;
   random?: () => number;
   /** What the estimation engine predicts for this endpoint, shown beside the measurement. */
@@ -105,7 +135,8 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
   // Every in-flight request listens on it: at concurrency 1,024 that many listeners is expected, not a leak.
   setMaxListeners(0, stop.signal);
   const plan = planRun(options);
-  const send = requestSender(options, plan, stop.signal);
+  const sender = requestSender(options, plan, stop.signal);
+  const pool = poolFor(options);
   const state: RunState = { modes: [], partialReason: undefined };
   try {
     for (const cache of plan.modes) {
@@ -113,6 +144,8 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
       state.modes.push(mode);
       for (const level of plan.levels) {
         if (stop.signal.aborted) break;
+        const levelPool = pool.forLevel(level);
+        const send = (c: CacheMode) => sender(c, levelPool);
         const warmupErrors = await warmUp(options, level, cache, send, stop.signal);
         const measured = await measureLevel(options, plan, level, cache, send, stop.signal);
         mode.levels.push(summariseLevel(options, plan, level, warmupErrors, measured));
@@ -122,9 +155,30 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     }
   } finally {
     stop.close();
+    await pool.close();
   }
   state.partialReason = stop.reason;
   return buildResult(options, plan, state);
+}
+
+/** The run's stream pool, started when the first level that needs it starts, closed after the run. */
+function poolFor(options: BenchOptions): {
+  forLevel: (level: Level) => StreamPool | undefined;
+  close: () => Promise<void>;
+} {
+  const workers = options.streamWorkers;
+  let pool: StreamPool | undefined;
+  const usable = workers !== undefined && options.fetch === undefined && options.now === undefined;
+  return {
+    forLevel: (level) => {
+      if (!usable || !('concurrency' in level)) return undefined;
+      if (Math.min(level.concurrency, options.requests) < (workers.fromConcurrency ?? POOL_FROM_CONCURRENCY))
+        return undefined;
+      pool ??= new StreamPool(workers.spawn, workers.size ?? Math.min(4, Math.max(2, availableParallelism())));
+      return pool;
+    },
+    close: async () => pool?.close(),
+  };
 }
 
 function planRun(options: BenchOptions): RunPlan {
@@ -151,7 +205,7 @@ function requestSender(
   options: BenchOptions,
   plan: RunPlan,
   signal: AbortSignal,
-): (cache: CacheMode) => Promise<RequestRecord> {
+): (cache: CacheMode, pool?: StreamPool) => Promise<RequestRecord> {
   const nonce = nonceSource(plan.random);
   const secrets = options.apiKey ? [options.apiKey] : [];
   const request = (messages: ChatMessage[]) =>
@@ -165,16 +219,12 @@ function requestSender(
     const value = nonce();
     return { request: { ...coldRequest, body: coldRequest.body.replace(slot, value) }, nonce: value };
   };
-  return async (cache) => {
+  return async (cache, pool) => {
     const sent = requestFor(cache);
-    const record = await measureRequest(sent.request, {
-      timeoutMs: options.timeoutMs,
-      signal,
-      countTokens: options.countTokens,
-      fetch: options.fetch,
-      now: plan.now,
-      secrets,
-    });
+    const measure = { timeoutMs: options.timeoutMs, signal, countTokens: options.countTokens, secrets };
+    const record = pool
+      ? await pool.measure(sent.request, measure)
+      : await measureRequest(sent.request, { ...measure, fetch: options.fetch, now: plan.now });
     // Kept so the usage check can count exactly what this request sent.
     if (sent.nonce !== undefined) record.nonce = sent.nonce;
     return record;

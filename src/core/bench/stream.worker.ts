@@ -1,6 +1,5 @@
 // A stream worker of StreamPool (core/bench/streamPool.ts): measures the requests it is sent on its
-// own event loop. Used by bench/client.bench.ts; runBenchmark does not use the pool yet, so it is
-// not bundled.
+// own event loop. runBenchmark's levels of high concurrency use it (bundled as dist/stream.worker.js).
 import { parentPort } from 'node:worker_threads';
 import { serveStreams } from './streamPool';
 

@@ -6,7 +6,7 @@ import type { EndpointConfig } from '../../core/bench/endpoints';
 import type { ChatMessage } from '../../core/prompt/types';
 import { messageTokenCounter, predictEndpoint } from '../../core/bench/prediction';
 import type { BenchResult } from '../../core/bench/result';
-import { runBenchmark, type BenchProgress } from '../../core/bench/runner';
+import { bundledStreamWorkers, runBenchmark, type BenchProgress } from '../../core/bench/runner';
 import { endpointRequestCounter, usageCheck } from '../../core/bench/usageCheck';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
 import type { WorkloadProfile } from '../../core/compare/types';
@@ -259,6 +259,7 @@ export async function benchmarkPrompt(
         onProgress,
         onLevel,
         countTokens: (t) => tokenizer.count(t),
+        streamWorkers: bundledStreamWorkers(__dirname),
         ...(predicted ? { predicted } : {}),
       }).finally(() => deps.inFlight.delete(abort));
     },

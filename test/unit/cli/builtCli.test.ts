@@ -28,7 +28,7 @@ describe('unit tests build the CLI outside the work tree', function () {
     const outdir = mkdtempSync(join(tmpdir(), 'prompt-lens-build-test-'));
     try {
       buildCli(outdir);
-      for (const file of ['cli.js', 'artillery-processor.js', 'vocab'])
+      for (const file of ['cli.js', 'stream.worker.js', 'artillery-processor.js', 'vocab'])
         assert.ok(existsSync(join(outdir, file)), `${file} is built beside the CLI`);
       assert.ok(!existsSync(join(outdir, 'extension.js')), 'only what the CLI runs');
     } finally {

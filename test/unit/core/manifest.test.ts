@@ -58,9 +58,11 @@ describe('manifest: Marketplace identity and packaging', () => {
       assert.ok(!packaged(path), `${path} would be packaged`);
   });
 
-  it('the CLI it ships has what it reads beside itself: the Artillery processor bundle (bench --export artillery)', () => {
+  it('the CLI it ships has what it reads beside itself: the Artillery processor bundle (bench --export artillery) and the stream worker', () => {
     assert.ok(packaged('dist/cli.js'));
     assert.ok(packaged(`dist/${PROCESSOR_BUNDLE}`), `dist/${PROCESSOR_BUNDLE} is not in the VSIX (.vscodeignore)`);
+    // runBenchmark's stream workers, beside the CLI and the extension (high-concurrency levels).
+    assert.ok(packaged('dist/stream.worker.js'), 'dist/stream.worker.js is not in the VSIX (.vscodeignore)');
     // Built beside the CLI by the one build script.
     assert.match(
       readFileSync(join(root, 'esbuild.mjs'), 'utf8'),
