@@ -102,12 +102,14 @@ describe('chunk starts and the chunk memo', () => {
     assert.deepEqual([...encoded.tokens], o200k.encode(long));
   });
 
-  it('keeps the least recently used chunk out when full', () => {
+  it('keeps the chunks of the last two generations: one in use stays, one unused for two is encoded again', () => {
     const calls: string[] = [];
     const counting = { ...wordTokenizer, encode: (t: string) => (calls.push(t), wordTokenizer.encode(t)) };
     const memo = new TokenMemo(counting, 2);
-    for (const t of ['A', 'B', 'A', 'C', 'A', 'B']) memo.encode(t);
-    assert.deepEqual(calls, ['A', 'B', 'C', 'B']);
+    // Generations of two: {A, B}, {C, D}, {E, A}: A was dropped with the first; C, used again from the
+    // older generation, moves to the newest and outlives {F, G}'s turn.
+    for (const t of ['A', 'B', 'C', 'D', 'E', 'A', 'C', 'F', 'G', 'C']) memo.encode(t);
+    assert.deepEqual(calls, ['A', 'B', 'C', 'D', 'E', 'A', 'F', 'G']);
   });
 
   it('offsets at the ends: no tokens is offset 0, all tokens the whole text (trailing space included)', () => {
