@@ -2,7 +2,8 @@
 // The load server (bench/loadServer.ts) runs in its own process, writes SSE tokens on a known
 // schedule and records when it wrote each one; the client's TTFT and ITLs are compared with that.
 // Two ways of running the client side by side: every stream on this thread's event loop (as
-// runBenchmark does today), and a StreamPool of worker threads (not yet used by runBenchmark).
+// runBenchmark does below POOL_FROM_CONCURRENCY open streams), and a StreamPool of worker threads
+// (what runBenchmark uses from there on).
 import { fork, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
