@@ -292,11 +292,12 @@ describe('AnalysisEngine', () => {
   });
 });
 
-describe('AnalysisEngine: counts before the workspace scan and findings (the priority lane)', () => {
-  /** A workspace of 300 files whose scan progress is visible: each text is read once, when its file is parsed. */
+describe('AnalysisEngine: counts before the workspace scan and findings (the priority lane)', function () {
+  this.timeout(120_000); // counts of hundreds of kilobytes with two tokenizers, on a loaded machine
+  /** A workspace of 150 files whose scan progress is visible: each text is read once, when its file is parsed. */
   function watchedWorkspace() {
     let read = 0;
-    const sources = Array.from({ length: 300 }, (_, i) => {
+    const sources = Array.from({ length: 150 }, (_, i) => {
       const text = `system:\n${policy(200)}\nuser:\nQ${i}\n`;
       return {
         path: `w/p${i}.prompt`,
