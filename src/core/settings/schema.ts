@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpointConfigSchema } from '../bench/endpoints';
 import { sloSchema } from '../compare/profiles';
-import { cacheTtlSchema, DEFAULT_ENGINE, DEFAULT_SCOPE, scopeSchema } from '../estimate';
+import { cacheTtlSchema, DEFAULT_ENGINE, DEFAULT_SCOPE, engineVersionSchema, scopeSchema } from '../estimate';
 import { DEFAULT_TARGET_IDS } from '../estimate/targets';
 import { findingSettingsSchema } from '../findings/settings';
 import { DEFAULT_INCLUDE_GLOBS, SWITCHABLE_FORMATS } from '../prompt/formats';
@@ -35,6 +35,8 @@ export const settingsSchema = z.object({
     .string()
     .regex(/^[a-z0-9][a-z0-9._-]*$/, 'is not an engine id')
     .default(DEFAULT_ENGINE),
+  /** Engine release for targets that name none (`+ENGINE~VERSION`); empty or absent: the current release. */
+  engineVersion: z.preprocess((v) => (v === '' ? undefined : v), engineVersionSchema.optional()),
   /** What TTFT includes: the HTTP server's overhead (a client's view) or only the engine's. */
   scope: scopeSchema.default(DEFAULT_SCOPE),
   /** Files larger than this are not tokenised in the editor (the status bar says so). */

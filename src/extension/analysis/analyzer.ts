@@ -460,7 +460,11 @@ export class PromptAnalyzer implements vscode.Disposable {
     const loaded = await this.tables.get();
     await nextTick();
     problems.push(...loaded.problems);
-    const assume = { engine: settings.engine, scope: settings.scope };
+    const assume = {
+      engine: settings.engine,
+      scope: settings.scope,
+      ...(settings.engineVersion !== undefined ? { engineVersion: settings.engineVersion } : {}),
+    };
     if (!loaded.tables.engines.has(settings.engine)) {
       problems.push(`promptLens.engine: unknown engine '${settings.engine}'; using ${DEFAULT_ENGINE}`);
       assume.engine = DEFAULT_ENGINE;

@@ -62,7 +62,8 @@ export async function importCalibration(
   let target: ResolvedTarget;
   const { tables: loaded } = await tables.get();
   // Keyed as the hover resolves the target (the same default engine), so the hover finds it.
-  const assume = { engine: readSettings().settings.engine };
+  const { engine, engineVersion } = readSettings().settings;
+  const assume = { engine, ...(engineVersion !== undefined ? { engineVersion } : {}) };
   try {
     target = resolveTarget(parseTargetId(id), loaded, assume);
   } catch (error) {

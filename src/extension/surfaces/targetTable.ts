@@ -106,10 +106,27 @@ export function tooltipTable(a: DocumentAnalysis, t: Translate = english): strin
 
 /** Footnotes under either table: blank warm cells, and what each target's latency assumes. */
 export function footnotes(a: DocumentAnalysis, t: Translate = english): string[] {
+  const release = releaseNote(a.targets, t);
   return [
     ...warmNotes(a.targets, t).lines,
     t('Serving: {0}.', a.targets.map((e) => `${e.label} — ${e.serving}`).join('; ')),
+    ...(release ? [release] : []),
   ];
+}
+
+/**
+ * "Engine release: llama-3.1-70b · … — vLLM current (0.6-0.11)." for the self-hosted targets (calibrated ones
+ * measured theirs): which release range the efficiencies stand for, the given version and its factor when older.
+ */
+export function releaseNote(targets: readonly TargetEstimate[], t: Translate = english): string | undefined {
+  const parts = targets.flatMap((e) => {
+    const release = e.calibratedOn ? undefined : e.cold.estimate.assumptions?.release;
+    if (!release) return [];
+    const given = release.given !== undefined ? ` (${t('version {0}', release.given)})` : '';
+    const factor = release.prefillFactor !== 1 ? `, ${t('prefill ×{0}', String(release.prefillFactor))}` : '';
+    return [`${e.label} — ${release.label}${given}${factor}`];
+  });
+  return parts.length > 0 ? t('Engine release: {0}.', parts.join('; ')) : undefined;
 }
 
 /**

@@ -102,6 +102,14 @@ describe('settings: the one policy (keep valid fields, report bad ones with thei
     assert.deepEqual(settings.endpoints, []);
   });
 
+  it('promptLens.engineVersion: empty is the current release, a release is kept, text that is none is reported', () => {
+    assert.equal(parse({ engineVersion: '' }).settings.engineVersion, undefined);
+    assert.equal(parse({ engineVersion: '2024-05' }).settings.engineVersion, '2024-05');
+    const bad = parse({ engineVersion: 'May 2024' });
+    assert.equal(bad.settings.engineVersion, undefined);
+    assert.match(bad.problems[0] ?? '', /^promptLens\.engineVersion: .*is not an engine version/);
+  });
+
   it('one bad benchmark.* value resets only itself, not its six neighbours', () => {
     const { settings, problems } = parse({ 'benchmark.requests': 0, 'benchmark.warmup': 3, 'benchmark.cache': 'cold' });
     assert.equal(settings.benchmark.requests, 20);

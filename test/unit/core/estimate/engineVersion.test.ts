@@ -11,7 +11,9 @@ import {
 } from '../../../../src/core/estimate';
 import { compareVersions } from '../../../../src/core/estimate/engineVersion';
 import { pointTarget, type ValidationPoint } from '../../../../src/core/estimate/validation';
-import { builtin, selfHosted } from './helpers';
+import { releaseNote } from '../../../../src/extension/surfaces/targetTable';
+import { editorAnalysis } from '../../helpers/editorAnalysis';
+import { builtin, selfHosted, target } from './helpers';
 
 const resolve = (id: string, assume: TargetAssumptions = {}) => selfHosted(id, builtin, assume);
 const llamacpp = builtin.engines.get('llamacpp')!;
@@ -140,5 +142,21 @@ describe('engine release ranges', () => {
     };
     assert.equal(pointTarget(point, builtin).release.range, 'cublas-prefill');
     assert.equal(pointTarget(point, builtin, null).release.range, 'current');
+  });
+
+  it('the hover and status bar tooltip footnote names the release range of each self-hosted target', async () => {
+    const text = 'Summarise the ticket below.\n\nTicket: the printer is on fire.\n';
+    const note = async (id: string) =>
+      releaseNote([(await editorAnalysis('a.prompt', text, resolve(id), builtin)).estimate]);
+    assert.equal(
+      await note('llama-3.1-8b@rtx-4090:int4+llamacpp'),
+      `Engine release: llama-3.1-8b · rtx-4090 int4 · llama.cpp · HTTP — llama.cpp current (${llamacpp.versions}).`,
+    );
+    assert.equal(
+      await note('llama-3.1-8b@rtx-4090:int4+llamacpp~2024-05'),
+      `Engine release: llama-3.1-8b · rtx-4090 int4 · llama.cpp ~2024-05 · HTTP — llama.cpp ${olderRange.label} (version 2024-05), prefill ×0.751.`,
+    );
+    const provider = target('openai/gpt-4o');
+    assert.equal(releaseNote([(await editorAnalysis('a.prompt', text, provider, builtin)).estimate]), undefined);
   });
 });
