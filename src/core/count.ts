@@ -1,3 +1,4 @@
+import type { AppliedCorrection } from './calibrate/tokenCorrection';
 import { countWithTemplate, type TemplateCount } from './chat/countChat';
 import { countDeclared } from './chat/declared';
 import type { RequestDeclarations } from './prompt/declarations';
@@ -36,6 +37,11 @@ export interface PromptCount extends FileCount {
   /** Names of variables no sample data filled; they are counted as their literal text. */
   variables: string[];
   errors: ParseError[];
+  /**
+   * Set when an endpoint's billed counts corrected this (approximate) count for its target: the counts
+   * above are then the corrected ones (see core/calibrate/tokenCorrection.ts).
+   */
+  corrected?: AppliedCorrection;
 }
 
 /** Something that counts text with a given tokenizer, possibly from a cache (CountMemo, PromptCounter). */

@@ -1,3 +1,5 @@
+import { english, type Translate } from './l10n';
+
 /**
  * The one home of number formatting (ms, $, tokens) for every surface: hover, status bar, CodeLens, finding
  * messages, reports, Compare, the results view and the CLI (en-US, stable across locales).
@@ -49,6 +51,28 @@ export function formatUsd(usd: number | null): string {
 /** "12,480", with "≈" when the tokenizer only approximates the model's. */
 export function formatTokens(tokens: number, exact = true): string {
   return `${exact ? '' : '≈'}${formatCount(tokens)}`;
+}
+
+/** "≈12,480 tok (corrected from 24 requests)": `text` marked when an endpoint's billed counts corrected its count. */
+export function markCorrected(
+  text: string,
+  corrected: { requests: number } | undefined,
+  t: Translate = english,
+): string {
+  return corrected ? t('{0} (corrected from {1} requests)', text, formatCount(corrected.requests)) : text;
+}
+
+/**
+ * A count as every surface shows it: "≈12,480", and "≈12,480 (corrected from 24 requests)" when an endpoint's
+ * billed counts corrected it (core/calibrate/tokenCorrection.ts).
+ */
+export function formatTokenCount(
+  tokens: number,
+  exact: boolean,
+  corrected: { requests: number } | undefined,
+  t: Translate = english,
+): string {
+  return markCorrected(formatTokens(tokens, exact), corrected, t);
 }
 
 /** "420 ms (310 ms–600 ms)": the typical value and its range. */

@@ -1,3 +1,4 @@
+import { correctionDetail, correctTotal } from '../../core/calibrate/tokenCorrection';
 import { calibratedLatency, type CalibratedLatency } from '../../core/calibrate/predict';
 import {
   basisTokens,
@@ -138,6 +139,15 @@ async function inputTokens(
     };
   const text = await readWholePrompt(io, request.file, request.maxFileBytes);
   const local = promptTokenCounter(parsePrompt(request.file, text))(profile.tokens.localTokenizer, model);
+  // A benchmark-fitted correction of an approximate count (exported from the editor) comes first.
+  const corrected = endpointTokens ? correctTotal(local.tokenizer, local.tokens, profile.correction) : undefined;
+  if (corrected?.corrected)
+    return {
+      tokens: corrected.tokens,
+      localTokens: local.tokens,
+      label: `endpoint tokens: ${formatCount(local.tokens)} ${local.tokenizer} tokens ${correctionDetail(corrected.corrected)}`,
+      exact: false,
+    };
   if (!endpointTokens)
     return { tokens: local.tokens, localTokens: local.tokens, label: local.tokenizer, exact: local.exact };
   return {

@@ -7,6 +7,7 @@ import {
   type WorkloadProfile,
 } from '../compare';
 import { countKey, countPrompt, promptTokenCounter, type PromptCount } from '../count';
+import type { TokenCorrection } from '../calibrate/tokenCorrection';
 import {
   parseTargetId,
   resolveTarget,
@@ -109,6 +110,8 @@ export interface CompareOptions {
   cachedTokens?: number;
   /** Fresh calibrations by target id. */
   calibrations: Record<string, CalibrationProfile>;
+  /** Corrections of approximate counts by their endpoint's bills, by target id (tokenCorrection.ts). */
+  corrections?: Record<string, TokenCorrection>;
   /** promptLens.cache.ttl: the TTL cache writes are priced at. */
   cacheTtl?: CacheTtl;
 }
@@ -341,12 +344,17 @@ export class AnalysisEngine {
       ...(model ? { model } : {}),
       assume: config.assume ?? {},
       calibrationFor: (id) => options.calibrations[id],
+      correctionFor: (id) => options.corrections?.[id],
       ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
     });
   }
 
   /** The workspace report on the primary target, or on the target named (resolved with the engine assumed). */
-  report(inputs: readonly ReportFileInput[], targetId?: string): PromptReport {
+  report(
+    inputs: readonly ReportFileInput[],
+    targetId?: string,
+    corrections: Readonly<Record<string, TokenCorrection>> = {},
+  ): PromptReport {
     const config = this.configured();
     const primary = targetId
       ? resolveTarget(parseTargetId(targetId), config.tables, config.assume)
@@ -359,6 +367,7 @@ export class AnalysisEngine {
         chatModel: targetModelId(config.targets[0]!),
         costModel: target.model,
         settings: config.findings,
+        ...(corrections[primary.id] ? { correction: corrections[primary.id] } : {}),
         ...(config.instructionLocations ? { instructionLocations: config.instructionLocations } : {}),
       },
       parseOptions(config),

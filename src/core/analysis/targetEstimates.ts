@@ -2,6 +2,7 @@
 // latency, and one line of advice when a threshold is crossed. Pure; the adapters only format it.
 import { formatMs } from '../format';
 import type { WorkloadProfile } from '../compare';
+import type { AppliedCorrection } from '../calibrate/tokenCorrection';
 import type { PromptCount } from '../count';
 import {
   retiredMessage,
@@ -34,6 +35,8 @@ export interface TargetEstimate {
   /** Input tokens with this target's tokenizer (content + chat overhead). */
   inputTokens: number;
   exact: boolean;
+  /** Set when `inputTokens` is corrected by an endpoint's billed counts (see PromptCount.corrected). */
+  corrected?: AppliedCorrection;
   /** Cold at the workload's concurrency: nothing cached, what a first-time user waits. */
   cold: Figures;
   /** The static prefix served from the cache, at the same concurrency; absent when nothing is cacheable. */
@@ -96,6 +99,7 @@ export function estimateTarget({
     serving: servingLabel(target),
     inputTokens: count.inputTokens,
     exact: count.exact,
+    ...(count.corrected ? { corrected: count.corrected } : {}),
     cold,
     ...(warm ? { warm } : { noWarm: prefixTokens <= 0 && noPrefix ? noPrefix : (cut as NoWarm).reason }),
     phase: phaseOf(cold.estimate),

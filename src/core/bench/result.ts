@@ -170,6 +170,8 @@ export interface UsageCheck {
   template?: string;
   /** A likely cause of a difference, in words. */
   hint?: string;
+  /** Each distinct (local count, billed count) pair and how many requests had it (runs before this field: absent). */
+  samples?: Array<{ local: number; billed: number; requests: number }>;
 }
 
 export interface BenchResult {

@@ -117,6 +117,15 @@ export const benchResultSchema = z
         exact: z.boolean(),
         template: z.string().optional(),
         hint: z.string().optional(),
+        samples: z
+          .array(
+            z.object({
+              local: z.number().int().nonnegative(),
+              billed: z.number().int().nonnegative(),
+              requests: z.number().int().positive(),
+            }),
+          )
+          .optional(),
       })
       .optional(),
     source: z

@@ -27,6 +27,8 @@ export async function usageCheck(
   if (!first) return undefined;
   const memo = new Map<string, ChatCount>();
   const diffs: number[] = [];
+  // Each distinct (local, billed) pair with its requests: what a token correction is fitted on.
+  const pairs = new Map<string, { local: number; billed: number; requests: number }>();
   for (const r of reported) {
     const key = r.nonce ?? '';
     let counted = memo.get(key);
@@ -35,7 +37,12 @@ export async function usageCheck(
       counted = count(r.nonce === undefined ? messages : withNonce(messages, r.nonce));
       memo.set(key, counted);
     }
-    diffs.push((r.inputTokens as number) - counted.inputTokens);
+    const billed = r.inputTokens as number;
+    diffs.push(billed - counted.inputTokens);
+    const pair = `${counted.inputTokens}:${billed}`;
+    const seen = pairs.get(pair);
+    if (seen) seen.requests++;
+    else pairs.set(pair, { local: counted.inputTokens, billed, requests: 1 });
   }
   const sample = memo.get(first.nonce ?? '') as ChatCount;
   const minDiff = Math.min(...diffs);
@@ -50,6 +57,7 @@ export async function usageCheck(
     tokenizer: sample.tokenizer,
     exact: sample.exact,
     ...(sample.template ? { template: sample.template.id } : {}),
+    samples: [...pairs.values()],
   };
   const hint = usageHint(check, sample);
   return hint ? { ...check, hint } : check;
@@ -60,7 +68,7 @@ function usageHint(check: UsageCheck, sample: ChatCount): string | undefined {
   if (!check.exact) return `the local count approximates ${check.tokenizer}`;
   if (check.minDiff > 0 && !sample.template) return 'template default system prompt?';
   if (check.minDiff > 0) return 'a different chat template or system prompt on the server?';
-  return 'the server counts fewer: another tokenizer or template?';
+  return 'another tokenizer or template on the server?';
 }
 
 /**

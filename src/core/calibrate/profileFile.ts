@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describeIssues, ENDPOINT_KINDS, parseJsonFile, type Loaded } from '../bench/endpoints';
 import { calibrationProfileSchema, type CalibrationProfile } from '../estimate';
+import { tokenCorrectionSchema } from './tokenCorrection';
 import { fitTtft, leastSquares, median, toProfile, type TtftFit } from './fit';
 import { profileTtftMs } from './predict';
 
@@ -64,6 +65,12 @@ export const calibrationFileSchema = z.strictObject({
     )
     .min(2),
   tpotSamples: z.number().int().nonnegative(),
+  /**
+   * The correction of the target's approximate counts fitted on its endpoint's billed prompt tokens by benchmark
+   * runs (tokenCorrection.ts), when the editor had one: *Export Calibration…* writes it, *Import Calibration…*
+   * stores it, `estimate --calibration` counts through it. Optional: files without it stay valid.
+   */
+  correction: tokenCorrectionSchema.optional(),
   /**
    * A held-out prompt measured in the same rounds and left out of the fit (`calibrate --check`):
    * its median cold TTFT against the profile's prediction, from its reported tokens and from its

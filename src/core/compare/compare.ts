@@ -1,3 +1,4 @@
+import { correctionDetail, type TokenCorrection } from '../calibrate/tokenCorrection';
 import type { PromptTokenCounter } from '../count';
 import {
   DEFAULT_ENGINE,
@@ -28,6 +29,8 @@ export interface CompareRequest {
   /** The open-weight model deployed on each hardware row (see selfHostedModel); absent: providers only. */
   model?: ModelRow;
   calibrationFor?: (targetId: string) => CalibrationProfile | undefined;
+  /** The correction of a target's approximate counts by its endpoint's bills (tokenCorrection.ts). */
+  correctionFor?: (targetId: string) => TokenCorrection | undefined;
   /** Which cache TTL writes ask for; default 5m. */
   cacheTtl?: CacheTtl;
   /** When the calls are made, for time-of-day prices; default: now. */
@@ -45,6 +48,7 @@ export function compareTargets(request: CompareRequest): CompareResult {
     cachedTokens: request.cachedTokens ?? 0,
     countTokens: request.countTokens,
     ...(request.calibrationFor ? { calibrationFor: request.calibrationFor } : {}),
+    ...(request.correctionFor ? { correctionFor: request.correctionFor } : {}),
     ...(request.cacheTtl ? { cacheTtl: request.cacheTtl } : {}),
     at: request.at ?? new Date(),
   };
@@ -105,6 +109,8 @@ function assumptions(
   ];
   if (rows.some((r) => !r.tokensExact))
     lines.push('Token counts are approximate for targets whose tokenizer is not available (o200k_base stands in).');
+  for (const r of rows)
+    if (r.tokensCorrected) lines.push(`Tokens of ${r.target} ${correctionDetail(r.tokensCorrected)}.`);
   return lines;
 }
 

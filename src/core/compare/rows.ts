@@ -9,6 +9,7 @@ import {
   type ResolvedTarget,
 } from '../estimate';
 import { coldScenario, isScenario, scenarioFigures, servingLabel, warmScenario } from '../estimate/scenarios';
+import { correctTotal, type TokenCorrection } from '../calibrate/tokenCorrection';
 import type { PromptTokenCounter } from '../count';
 import { rowNotes } from './notes';
 import type { CompareRow, SloMetric, WorkloadProfile } from './types';
@@ -21,6 +22,8 @@ export interface RowContext {
   cachedTokens: number;
   countTokens: PromptTokenCounter;
   calibrationFor?: (targetId: string) => CalibrationProfile | undefined;
+  /** The correction of a target's approximate counts by its endpoint's bills, when a benchmark fitted one. */
+  correctionFor?: (targetId: string) => TokenCorrection | undefined;
   /** Which cache TTL writes ask for; default 5m. */
   cacheTtl?: CacheTtl;
   /** When the calls are made, for time-of-day prices. */
@@ -53,7 +56,10 @@ function verdictText(profile: WorkloadProfile, failing: SloMetric[], ttftP99Ms: 
 /** Judges one target; undefined (with the reason) when the prompt plus output does not fit its context window. */
 export function evaluateTarget(target: ResolvedTarget, ctx: RowContext): { row?: CompareRow; skipped?: string } {
   const { profile } = ctx;
-  const tokens = ctx.countTokens(targetTokenizerId(target), targetModelId(target));
+  const counted = ctx.countTokens(targetTokenizerId(target), targetModelId(target));
+  // An approximate count corrected by the target's endpoint's bills, as in the hover (tokenCorrection.ts).
+  const total = correctTotal(counted.tokenizer, counted.tokens, ctx.correctionFor?.(target.id));
+  const tokens = { ...counted, tokens: total.tokens };
   const retired = target.kind === 'provider' ? retiredMessage(target.provider) : undefined;
   if (retired) return { skipped: retired };
   const window = contextWindowOf(target);
@@ -109,6 +115,7 @@ export function evaluateTarget(target: ResolvedTarget, ctx: RowContext): { row?:
     serving: servingLabel(target),
     inputTokens: tokens.tokens,
     tokensExact: tokens.exact,
+    ...(total.corrected ? { tokensCorrected: total.corrected } : {}),
     cachedTokens,
     ...(ctx.cachedTokens > 0 && !isScenario(warmCut) ? { noWarm: warmCut.reason } : {}),
     ttftMs: { p50: warm.concurrencyTtftMs.p50, p99: warm.concurrencyTtftMs.p99 },

@@ -1,3 +1,4 @@
+import type { AppliedCorrection } from '../calibrate/appliedCorrection';
 // The comparison's data: what the core computes and the Compare view renders. Types only (and one type
 // import), so the browser bundle's type check does not pull in the Node-side estimator.
 import type { Precision } from '../estimate/schemas';
@@ -35,6 +36,8 @@ export interface CompareRow {
   serving: string;
   inputTokens: number;
   tokensExact: boolean;
+  /** Set when `inputTokens` is an approximate count corrected by the target's endpoint's bills. */
+  tokensCorrected?: AppliedCorrection;
   /** Prefix tokens the warm figures take from the cache, under this target's cache rule; 0: cold only. */
   cachedTokens: number;
   /** Why a given cached prefix is not cached on this target (no prompt caching, below its minimum). */

@@ -1,3 +1,9 @@
+import {
+  correctionFormula,
+  correctTotal,
+  type AppliedCorrection,
+  type TokenCorrection,
+} from '../calibrate/tokenCorrection';
 import { countPrompt } from '../count';
 import { parsePrompt } from '../prompt/parse';
 import type { ParsedPrompt, ParseOptions, SourceRange } from '../prompt/types';
@@ -23,6 +29,8 @@ export interface ReportOptions {
   chatModel?: string;
   costModel: FindingCostModel;
   settings: FindingSettings;
+  /** The target's correction of approximate counts by its endpoint's bills (tokenCorrection.ts), when fitted. */
+  correction?: TokenCorrection;
   /** Folders whose `*.instructions.md` load (`chat.instructionsFilesLocations`); default `.github/instructions`. */
   instructionLocations?: readonly string[];
 }
@@ -83,6 +91,8 @@ export interface PromptReport {
     contextWindow: number | null;
     /** null: the target has no prefix cache. */
     cacheRule: CacheRule | null;
+    /** Set when the files' token counts are corrected by the target's endpoint's bills: from how many requests, how. */
+    tokensCorrected?: { requests: number; formula: string };
   };
   files: ReportFile[];
   cacheGroups: ReportGroup[];
@@ -161,11 +171,15 @@ export function buildReport(
   });
   const parsed = new Map(inputs.map((f) => [f.path, parsePrompt(f.path, f.text, parseOptions)]));
   // Each file's input tokens as every surface counts them: its TTFT and cost here, in its findings and its cache group.
+  // An approximate count is corrected by the target's endpoint's bills, as in the hover (tokenCorrection.ts).
+  let corrected: AppliedCorrection | undefined;
   const counts = new Map(
-    inputs.map((f) => [
-      f.path,
-      countPrompt(parsed.get(f.path) as ParsedPrompt, tokenizer, tokenizer, options.chatModel).inputTokens,
-    ]),
+    inputs.map((f) => {
+      const local = countPrompt(parsed.get(f.path) as ParsedPrompt, tokenizer, tokenizer, options.chatModel);
+      const total = correctTotal(local.tokenizer, local.inputTokens, options.correction);
+      corrected ??= total.corrected;
+      return [f.path, total.tokens];
+    }),
   );
   for (const f of inputs) analyser.update(f.path, f.text, parsed.get(f.path) as ParsedPrompt, counts.get(f.path));
 
@@ -222,6 +236,9 @@ export function buildReport(
       tokenizer: tokenizer.id,
       contextWindow: model.contextWindow ?? null,
       cacheRule: model.cacheRule ?? null,
+      ...(corrected
+        ? { tokensCorrected: { requests: corrected.requests, formula: correctionFormula(corrected) } }
+        : {}),
     },
     files,
     cacheGroups: analyser.groups().map((g) => ({

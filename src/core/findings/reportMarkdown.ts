@@ -1,4 +1,4 @@
-import { formatMs, formatUsd } from '../format';
+import { formatCount, formatMs, formatUsd } from '../format';
 import { markdownText } from '../markdown';
 import { MAX_MATCHED_PATH } from '../promptFiles';
 import { describeInstructionsBudget } from './instructions';
@@ -18,6 +18,11 @@ export function reportMarkdown(report: PromptReport, link: (file: string, line: 
     `Target **${cell(target.label)}** (${cell(target.serving)}; tokenizer \`${target.tokenizer}\`, ${cacheRuleText(target.cacheRule)}). ${summarySentence(summary)}.`,
     '',
     `_TTFT and $/call are cold (nothing cached) at ${cell(target.scenario)}: the figures the editor's hover shows._`,
+    ...(target.tokensCorrected
+      ? [
+          `_Token counts corrected from ${formatCount(target.tokensCorrected.requests)} requests: ${cell(target.tokensCorrected.formula)}._`,
+        ]
+      : []),
     '',
     '## Prompts',
     '',

@@ -35,6 +35,11 @@ export function formatReport(report: PromptReport): string {
     '',
     `Target: ${target.label} (${target.serving}) · tokenizer ${target.tokenizer} · ${cacheRuleText(target.cacheRule)}`,
     `TTFT and $/call: cold (nothing cached), ${target.scenario}`,
+    ...(target.tokensCorrected
+      ? [
+          `Token counts corrected from ${formatCount(target.tokensCorrected.requests)} requests: ${target.tokensCorrected.formula}`,
+        ]
+      : []),
   );
 
   lines.push('', report.cacheGroups.length === 0 ? 'Cache groups: none' : 'Cache groups:');

@@ -7,6 +7,7 @@ import { log } from '../log';
 import type { Cacheable, CountResult, EngineConfig } from '../../core/analysis/engine';
 import { estimateTarget, type TargetEstimate } from '../../core/analysis/targetEstimates';
 import type { CompareResult, SloSettings, WorkloadProfile } from '../../core/compare';
+import { correctCount } from '../../core/calibrate/tokenCorrection';
 import type { PromptCount } from '../../core/count';
 import {
   DEFAULT_ENGINE,
@@ -244,7 +245,7 @@ export class PromptAnalyzer implements vscode.Disposable {
     const base = {
       version,
       parsed: counted.parsed,
-      count: countFor(counted, counted.targets[0]!),
+      count: this.targetCount(counted, counted.targets[0]!),
       ...(counted.frontMatterTarget ? { frontMatterTarget: counted.frontMatterTarget } : {}),
       ...(config.engine.targets[0] ? { configuredPrimary: config.engine.targets[0].id } : {}),
       profile,
@@ -337,10 +338,19 @@ export class PromptAnalyzer implements vscode.Disposable {
     const { frontMatterTarget: _chosen, ...rest } = analysis;
     return {
       ...(request.targets ? rest : analysis),
-      count: countFor(recounted, targets[0]!),
+      count: this.targetCount(recounted, targets[0]!),
       targets: this.estimates(recounted, profile, analysis.cacheable, config.cacheTtl),
       profile,
     };
+  }
+
+  /**
+   * A target's count as its estimates use it: corrected by its endpoint's billed counts when the target's
+   * tokenizer is an approximation and a benchmark has fitted a correction (the one place this happens for
+   * the editor: status bar, hover, CodeLens and the estimates all read this count).
+   */
+  private targetCount(counted: CountResult, target: ResolvedTarget): PromptCount {
+    return correctCount(countFor(counted, target), this.calibrations.correction(target.id));
   }
 
   private estimates(
@@ -355,7 +365,7 @@ export class PromptAnalyzer implements vscode.Disposable {
       const calibration = this.calibrations.profile(target.id);
       return estimateTarget({
         target,
-        count: countFor(counted, target),
+        count: this.targetCount(counted, target),
         prefixTokens: cacheable?.tokens ?? 0,
         slo: profile,
         ...(calibration ? { calibration } : {}),
@@ -413,13 +423,14 @@ export class PromptAnalyzer implements vscode.Disposable {
       cacheTtl: config.cacheTtl,
       ...(analysis.cacheable ? { cachedTokens: analysis.cacheable.tokens } : {}),
       calibrations: this.calibrations.profiles(),
+      corrections: this.calibrations.corrections(),
     });
   }
 
   /** The workspace report on the primary target, or on the target named. */
   async report(inputs: ReportFileInput[], targetId?: string): Promise<PromptReport> {
     await this.configuration();
-    return this.engine.call('report', inputs, targetId);
+    return this.engine.call('report', inputs, targetId, this.calibrations.corrections());
   }
 
   /**

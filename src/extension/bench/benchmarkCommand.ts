@@ -5,7 +5,9 @@ import { benchMessages } from '../../core/bench/benchPrompt';
 import type { EndpointConfig } from '../../core/bench/endpoints';
 import type { ChatMessage } from '../../core/prompt/types';
 import { messageTokenCounter, predictEndpoint } from '../../core/bench/prediction';
-import type { BenchResult } from '../../core/bench/result';
+import type { BenchResult, UsageCheck } from '../../core/bench/result';
+import { isApproximateTokenizer, updateCorrection } from '../../core/calibrate/tokenCorrection';
+import { parseTargetId, resolveTarget, targetTokenizer } from '../../core/estimate';
 import { bundledStreamWorkers, runBenchmark, type BenchProgress } from '../../core/bench/runner';
 import { endpointRequestCounter, usageCheck } from '../../core/bench/usageCheck';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
@@ -268,6 +270,7 @@ export async function benchmarkPrompt(
   const counter = endpointRequestCounter(measured.endpoint);
   const usage = counter && (await usageCheck(measured, messages, counter));
   const result = usage ? { ...measured, usage } : measured;
+  if (usage) await correctTokens(deps, endpoint, usage, engine);
   try {
     await deps.history.save({ schemaVersion: 1, promptHash: hash, prompt: label, result });
   } catch (error) {
@@ -285,6 +288,37 @@ export async function benchmarkPrompt(
       ),
     );
   return result;
+}
+
+/**
+ * An approximate target's count corrected by what its endpoint billed: the run's (local, billed) pairs join the
+ * ones stored for the endpoint's target, the correction is fitted again and every estimate of that target uses it.
+ * Only when the run counted with the target's own tokenizer and that tokenizer is an approximation: an exact
+ * tokenizer's difference is the self-check's to explain (a template, a server-side system prompt).
+ */
+async function correctTokens(
+  deps: BenchDeps,
+  endpoint: EndpointConfig,
+  usage: UsageCheck,
+  engine: string,
+): Promise<void> {
+  if (!endpoint.target || !usage.samples || !isApproximateTokenizer(usage.tokenizer)) return;
+  try {
+    const { tables } = await deps.tables.get();
+    const target = resolveTarget(parseTargetId(endpoint.target), tables, { engine });
+    if (targetTokenizer(target) !== usage.tokenizer) return;
+    const correction = updateCorrection(deps.calibrations.correction(target.id), {
+      tokenizer: usage.tokenizer,
+      endpoint: { name: endpoint.name, baseUrl: endpoint.baseUrl, model: endpoint.model },
+      samples: usage.samples,
+      date: new Date().toISOString(),
+    });
+    if (!correction) return;
+    await deps.calibrations.setCorrection(target.id, correction);
+    deps.analyzer.invalidate();
+  } catch (error) {
+    log.error('token correction not saved', error);
+  }
 }
 
 /** One line per run for the output channel: what ran, how many failed, and the first (already redacted) error. */

@@ -79,6 +79,8 @@ export async function importCalibration(
       `${name} maps ${profile.tokens.localTokenizer} counts to the endpoint's tokens, but ${target.id} counts with ${tokenizer}: calibrate with \`prompt-lens calibrate … --target ${target.id}\``,
     );
   await calibrations.set(target.id, profile);
+  if (profile.correction && profile.correction.tokenizer === tokenizer)
+    await calibrations.setCorrection(target.id, profile.correction);
   void showInfo(
     vscode.l10n.t(
       'Prompt Latency Lens: imported the calibration of {0} ({1}, {2}, R² {3}). Hovers now use it.',
@@ -159,7 +161,12 @@ export async function exportCalibration(
     }));
   if (!target) return undefined;
   try {
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(calibrationFileText(profile)));
+    // The target's token correction travels with its profile (one file to move between machines).
+    const correction = calibrations.correction(id);
+    await vscode.workspace.fs.writeFile(
+      target,
+      new TextEncoder().encode(calibrationFileText(correction ? { ...profile, correction } : profile)),
+    );
   } catch (error) {
     return fail(`cannot write ${target.fsPath}: ${(error as Error).message}`);
   }

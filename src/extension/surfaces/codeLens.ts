@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { PromptAnalyzer } from '../analysis/analyzer';
 import { readSettings } from '../settings';
 import { templateAdded, countBasis } from '../../core/chat/templateText';
-import { formatMs, formatTokens } from '../../core/format';
+import { formatMs, formatTokens, markCorrected } from '../../core/format';
 
 /**
  * Above each message: its tokens and share of the cold TTFT (the status bar's headline); on the first line,
@@ -53,7 +53,16 @@ export class PromptCodeLensProvider implements vscode.CodeLensProvider {
       const line = document.positionAt(message.range.start).line;
       lenses.push(
         new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
-          title: vscode.l10n.t('{0}: {1} tok{2}', message.role, formatTokens(tokens, analysis.count.exact), ttft),
+          title: vscode.l10n.t(
+            '{0}: {1}{2}',
+            message.role,
+            markCorrected(
+              vscode.l10n.t('{0} tok', formatTokens(tokens, analysis.count.exact)),
+              analysis.count.corrected,
+              vscode.l10n.t,
+            ),
+            ttft,
+          ),
           command: 'promptLens.compareTargets',
           arguments: [document.uri],
         }),

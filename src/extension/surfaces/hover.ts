@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
 import { templateAdded, countBasis } from '../../core/chat/templateText';
-import { formatTokens } from '../../core/format';
+import { formatTokenCount, formatTokens } from '../../core/format';
 import { markdownCode, markdownText } from '../../core/markdown';
 import { countingHover, footnotes, hoverTable, pendingLines, scenarioLine } from './targetTable';
 import { readSettings } from '../settings';
@@ -79,7 +79,7 @@ export function renderHover(
   const parts = [
     t(
       'prompt **{0}** tokens ({1} content + {2}, {3}{4})',
-      formatTokens(a.count.inputTokens, exact),
+      formatTokenCount(a.count.inputTokens, exact, a.count.corrected, t),
       formatTokens(a.count.contentTokens, exact),
       added,
       `\`${a.count.tokenizer}\``,

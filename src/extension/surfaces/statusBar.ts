@@ -51,7 +51,7 @@ export class PromptStatusBar implements vscode.Disposable {
     } else {
       // A request to the primary target would fail (retired, over the window): the item says so.
       const icon = primary && primary.errors.length > 0 ? '$(error)' : '$(pulse)';
-      this.summary.text = `${icon} ${statusLine(primary?.inputTokens ?? analysis.count.inputTokens, analysis.count.exact, primary, vscode.l10n.t)}`;
+      this.summary.text = `${icon} ${statusLine(primary?.inputTokens ?? analysis.count.inputTokens, analysis.count.exact, primary, vscode.l10n.t, primary?.corrected ?? analysis.count.corrected)}`;
       this.summary.tooltip = tooltip(analysis);
     }
     this.target.text = `$(server) ${primary?.label ?? vscode.l10n.t('no target')}`;

@@ -2,7 +2,8 @@
 // tests read it too): the status line, the scenario line (said once per view), the table rows and the footnotes
 // (why a warm cell is blank, the serving stack and scope assumed). Words go through `t` (vscode.l10n.t from the
 // surfaces, English by default); numbers and their formatting do not change with the language.
-import { formatMs, formatRange, formatTokens, formatUsd } from '../../core/format';
+import { correctionDetail } from '../../core/calibrate/tokenCorrection';
+import { formatMs, formatRange, formatTokenCount, formatTokens, formatUsd, markCorrected } from '../../core/format';
 import { cachedLabel, workloadLabel } from '../../core/estimate/scenarios';
 import { english, type Translate } from '../../core/l10n';
 import { markdownText } from '../../core/markdown';
@@ -92,7 +93,7 @@ export function tooltipTable(a: DocumentAnalysis, t: Translate = english): strin
     ...a.targets.map(
       (e) =>
         `| ${markdownText(e.label)} | ${[
-          formatTokens(e.inputTokens, e.exact),
+          formatTokenCount(e.inputTokens, e.exact, e.corrected, t),
           formatMs(e.cold.ttftMs.p50),
           e.warm ? formatMs(e.warm.ttftMs.p50) : `–${notes.mark(e)}`,
           formatMs(e.cold.tpotMs.p50),
@@ -111,6 +112,10 @@ export function footnotes(a: DocumentAnalysis, t: Translate = english): string[]
     ...warmNotes(a.targets, t).lines,
     t('Serving: {0}.', a.targets.map((e) => `${e.label} — ${e.serving}`).join('; ')),
     ...(release ? [release] : []),
+    // An approximate count an endpoint's bills corrected: from what, and how.
+    ...a.targets.flatMap((e) =>
+      e.corrected ? [t('Tokens of {0} {1}.', markdownText(e.label), markdownText(correctionDetail(e.corrected)))] : [],
+    ),
   ];
 }
 
@@ -138,8 +143,9 @@ export function statusLine(
   exact: boolean,
   primary: TargetEstimate | undefined,
   t: Translate = english,
+  corrected: { requests: number } | undefined = primary?.corrected,
 ): string {
-  const tokens = t('{0} tok', formatTokens(inputTokens, exact));
+  const tokens = markCorrected(t('{0} tok', formatTokens(inputTokens, exact)), corrected, t);
   if (!primary) return tokens;
   const cold = formatMs(primary.cold.ttftMs.p50);
   // A warm figure that reads the same as the cold one (a few cached tokens) says nothing here; the tooltip has it.

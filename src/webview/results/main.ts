@@ -24,6 +24,7 @@ import {
 } from './model';
 import type { BenchResult } from '../../core/bench/result';
 import { formatUsageCheck, usageBasis, usageDifference, usageMatches } from '../../core/bench/usageFormat';
+import { formatCount } from '../../core/format';
 import { DEFAULT_SLO_MIN_SHARE, percentError, shareText, speedupText } from '../../core/bench/stats';
 import { fill, readStrings } from '../common/strings';
 import { RESULTS_STRINGS } from './strings';
@@ -259,7 +260,7 @@ function summary(state: ResultsViewState & { result: BenchResult }, pass: boolea
     cards.push(
       card(
         s.usage,
-        usageMatches(u) ? `${u.billed} ✓` : usageDifference(u),
+        usageMatches(u) ? `${formatCount(u.billed)} ✓` : usageDifference(u),
         fill(s.usageDetail, formatUsageCheck(u), usageBasis(u)),
         undefined,
         'usage',

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { Template } from '@huggingface/jinja';
 import { runCli } from '../../../src/cli/main';
 import type { BenchResult } from '../../../src/core/bench/result';
+import { formatUsageCheck, usageDifference, usageDirection } from '../../../src/core/bench/usageFormat';
 import { chatTemplateForModel } from '../../../src/core/chat/templates';
 import { memoryIo } from '../helpers/memoryIo';
 import { reference } from '../helpers/referenceTokenizers';
@@ -78,11 +79,42 @@ describe('benchmark usage self-check: billed prompt tokens against the local cou
     try {
       const out = memoryIo(files);
       assert.equal(await runCli(args(server.url), out), 0, out.stderr);
-      assert.match(out.stdout, /endpoint billed (\d+), local (\d+): \+21 \(a different chat template or system prompt/);
+      assert.match(
+        out.stdout,
+        /endpoint billed (\d+), local (\d+): \+21, the endpoint billed more than counted locally \(a different chat template or system prompt/,
+      );
       const [, billed, local] = /endpoint billed (\d+), local (\d+)/.exec(out.stdout) ?? [];
       assert.equal(Number(billed) - Number(local), 21);
     } finally {
       await server.close();
     }
+  });
+
+  it('formats counts as every surface does and says which way a difference goes', () => {
+    const check = {
+      requests: 12,
+      matched: 0,
+      billed: 5764,
+      local: 5813,
+      minDiff: -49,
+      maxDiff: -49,
+      tokenizer: 'llama3',
+      exact: true,
+      hint: 'another tokenizer or template on the server?',
+    };
+    assert.equal(
+      formatUsageCheck(check),
+      'endpoint billed 5,764, local 5,813: −49, the endpoint billed fewer than counted locally (another tokenizer or template on the server?) (0/12 requests equal)',
+    );
+    assert.equal(usageDifference({ ...check, minDiff: 1021, maxDiff: 1021 }), '+1,021');
+    assert.equal(usageDifference({ ...check, minDiff: -1021, maxDiff: 3 }), '−1,021 to +3');
+    assert.equal(
+      usageDirection({ minDiff: -2, maxDiff: 3 }),
+      'the endpoint billed more than counted locally on some requests and fewer on others',
+    );
+    assert.equal(
+      formatUsageCheck({ ...check, billed: 12_480, local: 12_480, minDiff: 0, maxDiff: 0, matched: 12 }),
+      'endpoint billed 12,480, local 12,480 ✓ (12/12 requests equal)',
+    );
   });
 });
