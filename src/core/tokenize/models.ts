@@ -39,6 +39,8 @@ const PREFIXES: ReadonlyArray<readonly [string, TokenizerId]> = [
   ['open-mistral', 'mistral'],
   ['mixtral', 'mistral'],
   ['open-mixtral', 'mistral'],
+  // A Mistral 7B v0.1 fine-tune: the same vocabulary (zephyr-7b-gemma is Gemma 1's, which is not here).
+  ['zephyr-7b-beta', 'mistral'],
   ['gemma', 'gemma3'],
   ['gemini', 'gemini'],
   ['claude', 'claude'],
