@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { countPrompt } from '../../../src/core/count';
 import { parsePrompt } from '../../../src/core/prompt/parse';
 import { tokenizerFor } from '../../../src/core/tokenize/models';
-import { getTokenizer } from '../../../src/core/tokenize/registry';
+import { getTokenizer, tokenizerInfo } from '../../../src/core/tokenize/registry';
+import { correctCount, updateCorrection } from '../../../src/core/calibrate/tokenCorrection';
 
 // Each fixture is a public capture (cited in its `source`) where both the request and the usage the
 // endpoint billed are known; the local count of that exact request must equal the billed count.
@@ -30,4 +31,47 @@ describe('counts equal what real endpoints billed (public captures)', () => {
       assert.ok(count.exact, (count.approximations ?? []).join('; '));
     });
   }
+});
+
+/**
+ * Anthropic publishes no tokenizer, so no local count of a Claude request can be exact: the product promises an
+ * approximation marked ≈ (o200k_base × 1.2, an assumption it cannot measure offline), and that an endpoint's bills
+ * correct it (core/calibrate/tokenCorrection.ts). This capture is tested against exactly that.
+ */
+describe('Claude: approximate, and corrected by what the endpoint billed (public capture)', () => {
+  const file = 'approximate/anthropic-claude-haiku-4.5-strawberry.json';
+  const capture = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as {
+    request: { model: string; messages: unknown[] };
+    usage: { input_tokens: number };
+  };
+  const billed = capture.usage.input_tokens;
+  const count = () => {
+    const tokenizer = getTokenizer(tokenizerFor(capture.request.model));
+    const parsed = parsePrompt(file, JSON.stringify({ messages: capture.request.messages }));
+    return countPrompt(parsed, tokenizer, tokenizer, capture.request.model);
+  };
+
+  it(`${file}: the local count is marked approximate, and says why`, () => {
+    const local = count();
+    assert.equal(local.tokenizer, 'claude');
+    assert.equal(local.exact, false);
+    assert.match(tokenizerInfo('claude').error ?? '', /no public tokenizer/);
+    // Measured, not promised: 12 local tokens for a request billed 19 (−37 %); Anthropic adds tokens of its own
+    // per request that no public rule describes — what a correction's offset is for.
+    assert.equal(local.inputTokens, 12);
+  });
+
+  it(`${file}: the correction fitted on this bill reproduces it (one prompt size: a ratio through the origin)`, () => {
+    const local = count();
+    const correction = updateCorrection(undefined, {
+      tokenizer: local.tokenizer,
+      endpoint: { name: 'anthropic', baseUrl: 'https://api.anthropic.com', model: capture.request.model },
+      samples: [{ local: local.inputTokens, billed, requests: 1 }],
+      date: '2026-12-01',
+    })!;
+    assert.equal(correction.fit, 'ratio');
+    const corrected = correctCount(local, correction);
+    assert.equal(corrected.inputTokens, billed);
+    assert.equal(corrected.corrected?.requests, 1);
+  });
 });
