@@ -6,7 +6,7 @@ import type { EndpointConfig } from '../../core/bench/endpoints';
 import type { ChatMessage } from '../../core/prompt/types';
 import { messageTokenCounter, predictEndpoint } from '../../core/bench/prediction';
 import type { BenchResult, UsageCheck } from '../../core/bench/result';
-import { isApproximateTokenizer, updateCorrection } from '../../core/calibrate/tokenCorrection';
+import { correctionFormula, isApproximateTokenizer, updateCorrection } from '../../core/calibrate/tokenCorrection';
 import { parseTargetId, resolveTarget, targetTokenizer } from '../../core/estimate';
 import { bundledStreamWorkers, runBenchmark, type BenchProgress } from '../../core/bench/runner';
 import { endpointRequestCounter, usageCheck } from '../../core/bench/usageCheck';
@@ -306,7 +306,12 @@ async function correctTokens(
   try {
     const { tables } = await deps.tables.get();
     const target = resolveTarget(parseTargetId(endpoint.target), tables, { engine });
-    if (targetTokenizer(target) !== usage.tokenizer) return;
+    if (targetTokenizer(target) !== usage.tokenizer) {
+      log.info(
+        `no token correction for ${target.id}: the run counted with ${usage.tokenizer}, not ${targetTokenizer(target)}`,
+      );
+      return;
+    }
     const correction = updateCorrection(deps.calibrations.correction(target.id), {
       tokenizer: usage.tokenizer,
       endpoint: { name: endpoint.name, baseUrl: endpoint.baseUrl, model: endpoint.model },
@@ -315,6 +320,9 @@ async function correctTokens(
     });
     if (!correction) return;
     await deps.calibrations.setCorrection(target.id, correction);
+    log.info(
+      `token correction of ${target.id} (${usage.tokenizer}) from ${correction.requests} requests to ${endpoint.name}: ${correctionFormula(correction)}`,
+    );
     deps.analyzer.invalidate();
   } catch (error) {
     log.error('token correction not saved', error);
