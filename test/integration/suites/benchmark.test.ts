@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import { processIo, runCli } from '../../../src/cli/main';
 import type { BenchResult } from '../../../src/core/bench/result';
 import { parseCalibrationFile, type CalibrationFile } from '../../../src/core/calibrate/profileFile';
-import { formatMs } from '../../../src/core/format';
+import { correctionFormula, correctTokens, fitCorrection } from '../../../src/core/calibrate/tokenCorrection';
+import { formatCount, formatMs } from '../../../src/core/format';
 import { linearLatencyModel } from '../../../src/core/sim/latencyModel';
 import { startSimulator } from '../../../src/core/sim/server';
 import { promptHash } from '../../../src/extension/bench/history';
@@ -431,5 +432,72 @@ describe('benchmark this prompt', () => {
     assert.equal(runs.filter((e) => e.result.partial).length, 1);
     // Each saved run keeps its usage self-check, so history shows whether counts matched the bill.
     for (const e of runs) assert.ok(e.result.usage && e.result.usage.requests > 0, 'history entry without usage');
+  });
+
+  it("corrects an approximate target's count from the benchmark's billed usage: hover and status bar tooltip say so", async function () {
+    // A new primary target re-scans the workspace in the analysis worker before the hover's count (slow under load).
+    this.timeout(240_000);
+    // Claude has no public tokenizer (≈ o200k × 1.2); the simulator bills its own count of what it was sent.
+    const target = 'anthropic/claude-sonnet-4.6';
+    // A short run (the cancel test left 200 requests): 6 cold and 6 warm requests at concurrency 1.
+    await config().update('benchmark.requests', 6, vscode.ConfigurationTarget.Workspace);
+    await config().update('benchmark.concurrency', [1], vscode.ConfigurationTarget.Workspace);
+    await config().update('benchmark.cache', 'both', vscode.ConfigurationTarget.Workspace);
+    await config().update('targets', [target], vscode.ConfigurationTarget.Workspace);
+    await config().update(
+      'endpoints',
+      [{ name: 'sim-claude', baseUrl: sim.url, model: sim.model, target }],
+      vscode.ConfigurationTarget.Workspace,
+    );
+    try {
+      const editor = await openPrompt('support.prompt');
+      const before = await hoverFor(editor.document.uri);
+      assert.ok(!before.includes('corrected from'), before);
+      const result = await vscode.commands.executeCommand<BenchResult>(
+        'promptLens.benchmarkPrompt',
+        editor.document.uri,
+        'sim-claude',
+      );
+      assert.ok(result?.usage?.samples, 'the run keeps its (local, billed) pairs');
+      assert.equal(result.usage.exact, false);
+      assert.equal(result.usage.tokenizer, 'claude');
+      // The correction the run's pairs give (the first for this endpoint and target: nothing stored before).
+      const fit = fitCorrection(result.usage.samples);
+      assert.ok(fit, 'a correction fits');
+      const requests = result.usage.requests;
+      assert.equal(fit.requests, requests);
+
+      let last = '';
+      const hover = await waitFor(
+        'the corrected count in the hover',
+        async () => {
+          last = await hoverFor(editor.document.uri);
+          return last.includes('corrected from') ? last : undefined;
+        },
+        90_000,
+      ).catch((error: Error) => assert.fail(`${error.message}; last hover:\n${last}`));
+      // "local count 1,234" in the footnote: the uncorrected count; the hover's total is it through the fit.
+      const local = Number(/local count ([\d,]+)/.exec(hover)?.[1]?.replace(/,/g, ''));
+      assert.ok(local > 0, hover);
+      const corrected = correctTokens(fit, local);
+      const label = `≈${formatCount(corrected)} (corrected from ${formatCount(requests)} requests)`;
+      assert.ok(hover.includes(`prompt **${label}** tokens`), hover);
+      assert.ok(hover.includes(`to sim-claude: ${correctionFormula({ ...fit })}`), hover);
+      // The results view took focus: the status bar follows the active editor, so go back to the prompt.
+      await vscode.window.showTextDocument(editor.document);
+      const api = await extensionApi();
+      const tooltip = await waitFor(
+        'the corrected count in the status bar tooltip',
+        async () => (api.statusBarTooltip().includes(label) ? api.statusBarTooltip() : undefined),
+        60_000,
+      ).catch((error: Error) => assert.fail(`${error.message}; tooltip:\n${api.statusBarTooltip()}`));
+      assert.ok(
+        tooltip.split('\n').some((row) => row.startsWith('| ') && row.includes(label)),
+        tooltip,
+      );
+    } finally {
+      await config().update('endpoints', [simEndpoint()], vscode.ConfigurationTarget.Workspace);
+      await config().update('targets', undefined, vscode.ConfigurationTarget.Workspace);
+    }
   });
 });
