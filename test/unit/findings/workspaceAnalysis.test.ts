@@ -5,6 +5,7 @@ import { DEFAULT_FINDING_SETTINGS } from '../../../src/core/findings/settings';
 import type { Finding } from '../../../src/core/findings/types';
 import { parsePrompt } from '../../../src/core/prompt/parse';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
+import { LINEAR_PARAMS } from './helpers';
 
 // The workspace analysis keeps state to be fast at scale (issue #19 goal 4): interned first
 // messages, remembered places in the sorted order, groups computed once, shared related-file
@@ -49,15 +50,8 @@ function workspace(count: number, seed = 3): Map<string, string> {
 function analyser(): PrefixCacheAnalyser {
   return new PrefixCacheAnalyser({
     tokenizer: getTokenizer('o200k_base'),
-    costModel: linearCostModel({
-      label: 'test model',
-      cacheRule: { minTokens: 1024, granularity: 128 },
-      baseMs: 100,
-      msPerToken: 0.1,
-      msPerCachedToken: 0.01,
-      usdPerMillionInput: 2,
-      usdPerMillionCached: 0.5,
-    }),
+    // The shared test model with a provider-like cache rule (1,024-token minimum, 128-token steps).
+    costModel: linearCostModel({ ...LINEAR_PARAMS, cacheRule: { minTokens: 1024, granularity: 128 } }),
     settings: { ...DEFAULT_FINDING_SETTINGS.cache, dynamicHints: true },
     rag: DEFAULT_FINDING_SETTINGS.rag,
   });
