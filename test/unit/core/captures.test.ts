@@ -34,6 +34,32 @@ describe('counts equal what real endpoints billed (public captures)', () => {
 });
 
 /**
+ * TGI hands the chat template an assistant's tool calls as the JSON text of its `tool_calls` (see the fixture's
+ * `$comment`), not as `tool_calls`: the billed count is that of `engineMessages`. The request as sent keeps its
+ * tool call out of the count and says so (no local rule renders another engine's tool calls).
+ */
+describe('TGI: a tool reply as the engine renders it (public capture)', () => {
+  const file = 'engine/tgi-llama-3.1-8b-tool-reply.json';
+  const capture = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as Capture & { engineMessages: unknown[] };
+  const tokenizer = getTokenizer(tokenizerFor(capture.request.model));
+
+  it(`${file}: the messages TGI renders count to the billed ${capture.usage.prompt_tokens}`, () => {
+    const parsed = parsePrompt(file, JSON.stringify({ messages: capture.engineMessages }));
+    const count = countPrompt(parsed, tokenizer, tokenizer, capture.request.model);
+    assert.equal(count.inputTokens, capture.usage.prompt_tokens);
+    assert.deepEqual(
+      count.messages.map((m) => m.role),
+      ['user', 'assistant', 'tool'],
+    );
+  });
+
+  it(`${file}: the request as sent warns that its tool call is not counted`, () => {
+    const parsed = parsePrompt(file, JSON.stringify({ ...capture.request, model: undefined }));
+    assert.ok(parsed.errors.some((e) => /messages\[1\]: tool calls are not counted/.test(e.message)));
+  });
+});
+
+/**
  * Anthropic publishes no tokenizer, so no local count of a Claude request can be exact: the product promises an
  * approximation marked ≈ (o200k_base × 1.2, an assumption it cannot measure offline), and that an endpoint's bills
  * correct it (core/calibrate/tokenCorrection.ts). This capture is tested against exactly that.
