@@ -45,7 +45,7 @@ const modules = {
       'test/unit/core/tokenizerFuzz.test.ts',
       'test/unit/core/openWeightTokenizers.test.ts',
     ],
-    setup: ['test/unit/setup/mutation.mjs'],
+    setup: ['test/unit/setup/mutation.mjs', 'test/unit/setup/mutationReferences.mjs'],
   },
   // The tokenize files outside the BPE engines and their vocabularies, with the tests that reach them and no reference
   // suite (a part of `tokenize`, for a machine too busy to run it whole).
@@ -68,6 +68,24 @@ const modules = {
     ],
     setup: ['test/unit/setup/mutation.mjs'],
   },
+  // The BPE engines and their vocabularies' conversions, with the fast tests only: each mutant runs in milliseconds, and
+  // a mutant that loops forever (a merge loop that never ends) is cut after 5 s instead of 20 s. Their construction code
+  // runs in the setup, with no mutant active, so Stryker ignores its mutants (static); the engines' tests with small
+  // hand-made vocabularies (test/unit/helpers/tinyVocabularies.ts) reach the paths the shipped vocabularies do not.
+  'tokenize-engines': {
+    mutate: [
+      'src/core/tokenize/bpe.ts',
+      'src/core/tokenize/byteLevel.ts',
+      'src/core/tokenize/families.ts',
+      'src/core/tokenize/llama3.ts',
+      'src/core/tokenize/o200k.ts',
+      'src/core/tokenize/sentencePiece.ts',
+      'src/core/tokenize/vocabulary.ts',
+    ],
+    spec: ['test/unit/core/tokenizeUnits.test.ts', 'test/unit/core/tokenizeEngines.test.ts'],
+    setup: ['test/unit/setup/mutation.mjs'],
+    timeoutMS: 5000,
+  },
   'tokenize-split': {
     mutate: ['src/core/tokenize/patterns.ts', 'src/core/tokenize/asciiSplit.ts'],
     spec: ['test/unit/core/patterns.test.ts', 'test/unit/core/asciiSplit.test.ts'],
@@ -80,7 +98,7 @@ const modules = {
 
 const names = process.env.MUTATE
   ? process.env.MUTATE.split(',')
-  : Object.keys(modules).filter((n) => n !== 'tokenize-count');
+  : Object.keys(modules).filter((n) => n !== 'tokenize-count' && n !== 'tokenize-engines'); // (parts of tokenize)
 const unknown = names.filter((n) => !(n in modules));
 if (unknown.length)
   throw new Error(`MUTATE: no module ${unknown.join(', ')}; modules: ${Object.keys(modules).join(', ')}`);
@@ -113,7 +131,8 @@ export default {
   incremental: true,
   incrementalFile: `reports/mutation/${tag}.incremental.json`,
   concurrency: 2,
-  timeoutMS: 20000,
+  // 20 s after the expected time, or a selection's own limit (with several selections, the largest).
+  timeoutMS: Math.max(...chosen.map((m) => m.timeoutMS ?? 20000)),
   // The first run of every selected test, instrumented, on a busy 2-core machine takes minutes.
   dryRunTimeoutMinutes: 30,
   reporters: ['clear-text', 'progress-append-only', 'html', 'json'],

@@ -453,3 +453,127 @@ describe('countSliced and CountMemo, exactly', () => {
     assert.deepEqual(seen, [11, 32_767], 'under the threshold: one count');
   });
 });
+
+describe('IncrementalCounter.updateTo on texts longer than a compare block (4,096 characters)', () => {
+  const o200k = getTokenizer('o200k_base');
+  const words = (n: number): string => ' word'.repeat(n); // n tokens, 5n characters
+
+  // The edit is found from the common start and end; a wrong one leaves other text in the chunks than `after`.
+  const cases: Record<string, [before: string, after: string]> = {
+    'a change in the first block': [words(2000), ' ward' + words(1999)],
+    'a change in the last block': [words(2000), words(1999) + ' ward'],
+    'text added at the end': [words(1000), words(2000)],
+    'text added at the start': [words(1000), 'x' + words(2000)],
+    'text removed at the end': [words(2000), words(1000)],
+    'the same start and end, 8,195 characters apart': [
+      words(1000) + words(1000),
+      words(1000) + 'y'.repeat(8195) + words(1000),
+    ],
+  };
+  for (const [name, [before, after]] of Object.entries(cases))
+    it(name, () => {
+      const counter = new IncrementalCounter(o200k, before, 256);
+      assert.equal(counter.updateTo(after), o200k.count(after));
+      assert.equal(counter.length, after.length);
+      assert.ok(counter.hasText(after), 'the chunks hold the new text');
+    });
+});
+
+describe('countSliced on a scripted clock (performance.now replaced: no real time is measured)', () => {
+  const o200k = getTokenizer('o200k_base');
+  const text = 'Some prose and code();\n'.repeat(400);
+  const lengths = chunkLengths(text, 0, text.length, CHUNK_TARGET);
+  let clock = 0;
+  const realNow = performance.now;
+  beforeEach(() => {
+    clock = 1e12;
+    performance.now = () => clock;
+  });
+  afterEach(() => {
+    performance.now = realNow;
+  });
+  /** o200k_base whose first count takes 30 ms on the clock and every other one 10 ms. */
+  const slow: Tokenizer = {
+    ...o200k,
+    countBase: (t) => {
+      clock += clock === 1e12 ? 30 : 10;
+      return o200k.countBase(t);
+    },
+  };
+  const after = (n: number): number => lengths.slice(0, n).reduce((s, l) => s + l, 0) / text.length;
+
+  it('yields after every chunk that ends a slice of ≥ 8 ms by default, and reports the longest slice', async () => {
+    assert.ok(lengths.length >= 3);
+    const progress: number[] = [];
+    const result = await countSliced(text, slow, { onProgress: (p) => progress.push(p) });
+    assert.deepEqual(progress, [...lengths.slice(0, -1).map((_, i) => after(i + 1)), 1]);
+    assert.equal(result.longestSliceMs, 30);
+    assert.equal(result.tokens, o200k.count(text));
+  });
+
+  it('never yields inside a slice: with a 1,000,000 ms slice, progress is only the end', async () => {
+    const progress: number[] = [];
+    const result = await countSliced(text, slow, { sliceMs: 1e6, onProgress: (p) => progress.push(p) });
+    assert.deepEqual(progress, [1]);
+    assert.equal(result.longestSliceMs, 30 + 10 * (lengths.length - 1));
+  });
+});
+
+describe('CountMemo’s bound: total characters kept, least recently used out first', () => {
+  function spy(): { tokenizer: Tokenizer; seen: string[] } {
+    const o200k = getTokenizer('o200k_base');
+    const seen: string[] = [];
+    return { seen, tokenizer: { ...o200k, count: (t) => (seen.push(t), o200k.count(t)) } };
+  }
+
+  it('keeps texts while their lengths add up to at most maxChars, dropping the least recently used', () => {
+    const { tokenizer, seen } = spy();
+    const memo = new CountMemo(tokenizer, 10);
+    memo.count('aaaa');
+    memo.count('bbbb');
+    memo.count('aaaa'); // a hit: aaaa is now the most recently used
+    memo.count('cc'); // 10 characters kept: nothing goes
+    assert.deepEqual(seen, ['aaaa', 'bbbb', 'cc']);
+    memo.count('bbbb');
+    memo.count('aaaa');
+    memo.count('cc');
+    assert.deepEqual(seen, ['aaaa', 'bbbb', 'cc'], 'all three kept');
+    memo.count('d'); // 11: the least recently used (bbbb) goes, 7 left
+    memo.count('aaaa');
+    memo.count('cc');
+    memo.count('d');
+    assert.deepEqual(seen, ['aaaa', 'bbbb', 'cc', 'd'], 'aaaa, cc and d kept');
+    memo.count('bbbb'); // counted again; 11 → aaaa goes
+    assert.deepEqual(seen, ['aaaa', 'bbbb', 'cc', 'd', 'bbbb']);
+    memo.count('cc');
+    memo.count('d');
+    memo.count('aaaa');
+    assert.deepEqual(seen, ['aaaa', 'bbbb', 'cc', 'd', 'bbbb', 'aaaa']);
+  });
+
+  it('keeps a text of exactly maxChars (alone), and never one longer', () => {
+    const { tokenizer, seen } = spy();
+    const memo = new CountMemo(tokenizer, 10);
+    memo.count('x'.repeat(11));
+    memo.count('x'.repeat(11));
+    memo.count('y'.repeat(10));
+    memo.count('y'.repeat(10));
+    assert.deepEqual(
+      seen.map((t) => t.length),
+      [11, 11, 10],
+    );
+  });
+
+  it('countAsync: from 32,768 characters a text is counted in slices', async () => {
+    const o200k = getTokenizer('o200k_base');
+    const calls: string[] = [];
+    const tokenizer: Tokenizer = {
+      ...o200k,
+      count: (t) => (calls.push('count'), o200k.count(t)),
+      countBase: (t) => (calls.push('slice'), o200k.countBase(t)),
+    };
+    const memo = new CountMemo(tokenizer);
+    assert.equal(await memo.countAsync('x'.repeat(32_768), 0), o200k.count('x'.repeat(32_768)));
+    assert.ok(calls.length > 0 && calls.every((c) => c === 'slice'));
+  });
+});

@@ -1,6 +1,6 @@
 // Loaded only by `npm run mutate` (stryker.config.mjs), after tsx and vocabularies.mjs. Stryker runs every mutant in
 // the same long-lived test process, so state a run leaves behind must not decide the next one:
-// - every tokenizer (and the reference built with our Llama 3 rank conversion) is built here, while no mutant is
+// - every tokenizer (and the small ones of test/unit/helpers/tinyVocabularies.ts) is built here, while no mutant is
 //   active: one first built inside a mutant's run would keep that mutant's damage for the runs after it (mutants in
 //   construction code are then "static", and Stryker ignores them: ignoreStatic);
 // - their merge caches are emptied before each test, so a test never reads merges that an earlier test or mutant
@@ -14,10 +14,9 @@ process.env.MUTATION_RUNS ??= '25';
 const require = createRequire(import.meta.url);
 const { getTokenizer } = require('../../../src/core/tokenize/registry.ts');
 const { TOKENIZER_IDS } = require('../../../src/core/tokenize/types.ts');
-const tokenizers = TOKENIZER_IDS.map((id) => getTokenizer(id));
-// Likewise a reference built with our code (tests load the others when they first need them).
-const { DIFFERENTIAL_PAIRS } = require('../helpers/tokenizerReferences.ts');
-for (const pair of DIFFERENTIAL_PAIRS) if (pair.usesOurCode) pair.reference();
+const { TINY_TOKENIZERS } = require('../helpers/tinyVocabularies.ts');
+const tokenizers = [...TOKENIZER_IDS.map((id) => getTokenizer(id)), ...Object.values(TINY_TOKENIZERS).map((t) => t())];
+// A reference built with our code: mutationReferences.mjs, for the selections whose tests use it.
 
 export const mochaHooks = {
   beforeEach() {
