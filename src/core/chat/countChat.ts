@@ -3,7 +3,7 @@ import type { ChatRole } from '../prompt/types';
 import type { Tokenizer } from '../tokenize/types';
 import { renderChat, type TemplateExtras, type TemplateMessage } from './render';
 import { countRendered } from './specialTokens';
-import type { ChatTemplate } from './templates';
+import { templateSpecials, type ChatTemplate } from './templates';
 
 export interface TemplateCount {
   /** What the engine tokenizes and bills: the whole rendered prompt. */
@@ -28,12 +28,14 @@ export function countWithTemplate(
   extras: TemplateExtras = {},
 ): TemplateCount {
   const rendered = renderChat(template, messages, extras);
-  const inputTokens = countRendered(rendered.text, tokenizer, counter);
+  const specials = templateSpecials(template);
+  const rules = { ...(specials ? { specials } : {}), prependFirst: template.prepend_scheme === 'first' };
+  const inputTokens = countRendered(rendered.text, tokenizer, counter, rules);
   const perMessage = messages.map((m, i) => {
     const span = rendered.spans[i];
     return {
       role: m.role,
-      tokens: span ? countRendered(rendered.text.slice(span.start, span.end), tokenizer, counter) : 0,
+      tokens: span ? countRendered(rendered.text.slice(span.start, span.end), tokenizer, counter, rules) : 0,
     };
   });
   return {

@@ -74,5 +74,7 @@ function assumptions(template: ChatTemplate): string[] {
   if (template.template.includes('enable_thinking')) assumed.push('enable_thinking unset (thinking on)');
   if (template.template.includes('strftime_now')) assumed.push("the current date (the template's strftime_now)");
   if (template.template.includes('reasoning_effort')) assumed.push('reasoning_effort unset (medium)');
+  if (template.prepend_scheme === 'first')
+    assumed.push("the server's tokenizer.json adds no ▁ after a control token (as mistral-common tokenizes)");
   return assumed;
 }

@@ -38,14 +38,34 @@ export function splitSpecials(text: string, specials: readonly string[]): Render
   return pieces;
 }
 
+/** How a model's tokenizer treats rendered text where it differs from its family's (see ChatTemplate). */
+export interface RenderedRules {
+  /** The special tokens, in place of the tokenizer's own. */
+  specials?: readonly string[];
+  /** SentencePiece's `▁` only at the start of the text (Metaspace `prepend_scheme: "first"`). */
+  prependFirst?: boolean;
+}
+
 /**
  * Tokens of text a chat template rendered, as an inference engine (vLLM, llama.cpp, TGI) tokenizes
  * it: every special token in it is one token, whether the template or the message text wrote it,
  * and the runs between them go through BPE. `counter` may memoise runs (a CountMemo).
  */
-export function countRendered(text: string, tokenizer: Tokenizer, counter: TextCounter = tokenizer): number {
+export function countRendered(
+  text: string,
+  tokenizer: Tokenizer,
+  counter: TextCounter = tokenizer,
+  rules: RenderedRules = {},
+): number {
+  const continuation = rules.prependFirst ? tokenizer.countContinuation : undefined;
   let tokens = 0;
-  for (const piece of splitSpecials(text, tokenizer.specials ?? []))
-    tokens += piece.special ? 1 : counter.count(piece.text);
+  let first = true;
+  for (const piece of splitSpecials(text, rules.specials ?? tokenizer.specials ?? [])) {
+    if (piece.special) tokens += 1;
+    // Metaspace "first": `▁` before the run at the text's start only, and not where it already begins with one.
+    else if (continuation && (!first || /^[ ▁]/u.test(piece.text))) tokens += continuation(piece.text);
+    else tokens += counter.count(piece.text);
+    first = false;
+  }
   return tokens;
 }

@@ -13,8 +13,36 @@ const TemplateRow = z.object({
   bos_token: z.string(),
   eos_token: z.string(),
   template: z.string().min(1),
+  /**
+   * The model's special tokens where its tokenizer has more than the family's vocabulary (Mistral v3's control
+   * tokens `[INST]`…): each is one token in the rendered prompt. `{a..b}` stands for the numbers a to b.
+   */
+  special_tokens: z.array(z.string().min(1)).optional(),
+  /**
+   * `first`: SentencePiece's `▁` is prepended only at the start of the text, not after a special token (a
+   * tokenizer.json with Metaspace `prepend_scheme: "first"`); absent: the family's rule for every run.
+   */
+  prepend_scheme: z.literal('first').optional(),
 });
 export type ChatTemplate = z.infer<typeof TemplateRow>;
+
+const specialsOf = new WeakMap<ChatTemplate, readonly string[]>();
+
+/** `special_tokens` with each `{a..b}` range written out. */
+export function templateSpecials(template: ChatTemplate): readonly string[] | undefined {
+  if (!template.special_tokens) return undefined;
+  let expanded = specialsOf.get(template);
+  if (!expanded) {
+    expanded = template.special_tokens.flatMap((token) => {
+      const range = /^(.*)\{(\d+)\.\.(\d+)\}(.*)$/.exec(token);
+      if (!range) return [token];
+      const [, before, from, to, after] = range as unknown as [string, string, string, string, string];
+      return Array.from({ length: Number(to) - Number(from) + 1 }, (_, i) => `${before}${Number(from) + i}${after}`);
+    });
+    specialsOf.set(template, expanded);
+  }
+  return expanded;
+}
 
 const Table = z.object({ templates: z.array(TemplateRow) });
 

@@ -67,11 +67,12 @@ export function sentencePieceTokenizer(
     }
     if (from < text.length) yield text.slice(from);
   }
-  const countBase = (text: string): number => {
+  const countNormalized = (normalized: string): number => {
     let total = 0;
-    for (const piece of pieces(normalize(text))) total += pieceIds(piece).length;
+    for (const piece of pieces(normalized)) total += pieceIds(piece).length;
     return total;
   };
+  const countBase = (text: string): number => countNormalized(normalize(text));
   return {
     id,
     exact: true,
@@ -85,6 +86,9 @@ export function sentencePieceTokenizer(
       return out;
     },
     specials: vocabulary.specials,
+    ...(options.dummyPrefix
+      ? { countContinuation: (text: string) => countNormalized(text.replaceAll(' ', SPACE)) }
+      : {}),
     // Stryker disable next-line all: only mutation testing calls it (test/unit/setup/mutation.mjs)
     clearCache: () => cache.clear(),
   };

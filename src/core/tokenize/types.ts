@@ -29,6 +29,12 @@ export interface Tokenizer {
    */
   readonly specials?: readonly string[];
   /**
+   * SentencePiece tokenizers that prepend `▁` (Mistral): the count of a text that continues the one before it, with
+   * no `▁` prepended: how a tokenizer.json whose Metaspace pre-tokenizer has `prepend_scheme: "first"` counts a run
+   * that follows a special token (Mistral 7B v0.3).
+   */
+  countContinuation?(text: string): number;
+  /**
    * Empties the merge cache. Mutation testing calls it before each test, so that no test sees merges
    * an earlier one (or an earlier mutant) computed; nothing else needs it.
    */

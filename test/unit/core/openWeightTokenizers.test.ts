@@ -4,11 +4,13 @@ import { get_encoding } from 'tiktoken';
 import { countWithTemplate } from '../../../src/core/chat/countChat';
 import { renderChat } from '../../../src/core/chat/render';
 import { countRendered } from '../../../src/core/chat/specialTokens';
-import { chatTemplateForModel, chatTemplates } from '../../../src/core/chat/templates';
+import { chatTemplateForModel, chatTemplates, templateSpecials } from '../../../src/core/chat/templates';
+import { countPrompt } from '../../../src/core/count';
+import { parsePrompt } from '../../../src/core/prompt/parse';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
 import { mixedCorpus } from '../../../bench/corpus';
 import { fuzzParams, sized } from '../helpers/fuzz';
-import { familyText, reference, type ReferenceFamily } from '../helpers/referenceTokenizers';
+import { familyText, mistralV3Reference, reference, type ReferenceFamily } from '../helpers/referenceTokenizers';
 
 const FAMILIES: ReferenceFamily[] = ['qwen2', 'deepseek-v3', 'gemma3', 'mistral'];
 /** Byte-level families rank tokens by id; that relies on their merge order being their id order. */
@@ -92,6 +94,68 @@ describe('mistral: the SentencePiece v1 pieces as Mistral tokenizes them', funct
   });
 });
 
+describe("mistral-7b-instruct-v0.3: its stored template counts mistral-common's own tokens", () => {
+  // vLLM's tests/tokenizers_/test_mistral.py (commit 388baed8afb0d9e6d4d337511c28395eb4ecbb42),
+  // TestMistralTokenizer.test_apply_chat_template for mistralai/Mistral-7B-Instruct-v0.3: the ids mistral-common
+  // (Mistral's reference tokenizer; vLLM's --tokenizer-mode mistral) gives these requests, e.g.
+  // <s>[INST]▁Hello▁world▁![/INST] = [1, 3, 23325, 2294, 1686, 4].
+  const tools = [
+    {
+      type: 'function',
+      function: {
+        name: 'get_weather',
+        description: 'Gets the current weather in a city.',
+        parameters: {
+          type: 'object',
+          properties: { city: { type: 'string', description: 'The city name' } },
+          required: ['city'],
+        },
+      },
+    },
+  ];
+  const system = { role: 'system', content: 'I am an AI' };
+  const user = { role: 'user', content: 'Hello world !' };
+  const cases = [
+    { name: 'one user message', request: { messages: [user] }, ids: 6 },
+    {
+      name: 'system + user (the system text joins the last user turn)',
+      request: { messages: [system, user] },
+      ids: 12,
+    },
+    { name: 'system + user + one tool ([AVAILABLE_TOOLS] …)', request: { messages: [system, user], tools }, ids: 84 },
+  ];
+  const count = (request: object) => {
+    const mistral = getTokenizer('mistral');
+    return countPrompt(
+      parsePrompt('v03.json', JSON.stringify(request)),
+      mistral,
+      mistral,
+      'mistralai/Mistral-7B-Instruct-v0.3',
+    );
+  };
+
+  for (const { name, request, ids } of cases)
+    it(`${name}: ${ids} tokens, exact, through the v0.3 template`, () => {
+      const counted = count(request);
+      assert.equal(counted.template?.id, 'mistral-7b-instruct-v0.3');
+      assert.equal(counted.templateError, undefined);
+      assert.equal(counted.inputTokens, ids);
+      assert.equal(counted.exact, true);
+      // The one assumption no public copy of v0.3's tokenizer.json could confirm is said where the count is shown.
+      assert.ok(counted.template?.assumed.some((a) => a.includes('no ▁ after a control token')));
+    });
+
+  it('[INST] and the other control tokens are one token each; the run after one gets no extra ▁', () => {
+    const template = chatTemplateForModel('mistralai/Mistral-7B-Instruct-v0.3')!;
+    const rules = { specials: templateSpecials(template)!, prependFirst: true };
+    const mistral = getTokenizer('mistral');
+    assert.equal(countRendered('<s>[INST] Hello world ![/INST]', mistral, mistral, rules), 6);
+    assert.equal(countRendered('[control_768][control_8]', mistral, mistral, rules), 2);
+    // Without the rule, SentencePiece's ▁ would be prepended to " Hello world !" too (▁▁Hello: one more token).
+    assert.equal(countRendered('<s>[INST] Hello world ![/INST]', mistral, mistral, { specials: rules.specials }), 7);
+  });
+});
+
 interface MistralTs {
   getTokenizer(version: 'v1', tekken: false): { encode(text: string, bos: boolean, eos: boolean): readonly number[] };
 }
@@ -118,7 +182,9 @@ describe('chat counts equal the reference tokenizer on the rendered template (pr
     if (!FAMILIES.includes(family)) continue;
     it(`${template.id}: countWithTemplate = reference count of the rendered prompt; the template adds tokens`, () => {
       const ours = getTokenizer(family);
-      const ref = reference(family);
+      // A template whose model's tokenizer differs from the family's (Mistral v3: control tokens, Metaspace "first").
+      const specials = templateSpecials(template);
+      const ref = template.prepend_scheme === 'first' ? mistralV3Reference(specials ?? []) : reference(family);
       fc.assert(
         fc.property(chatOf(!USER_ASSISTANT_ONLY.has(template.id)), (messages) => {
           const counted = countWithTemplate(template, messages, ours);

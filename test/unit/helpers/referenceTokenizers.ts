@@ -45,15 +45,7 @@ function mistralTokenizerJson(): TokenizerJson {
   const { model, added_tokens } = source();
   return {
     model: { type: 'BPE', unk_token: '<unk>', fuse_unk: true, byte_fallback: true, ...model },
-    added_tokens: added_tokens.map(({ content }) => ({
-      id: model.vocab[content],
-      content,
-      single_word: false,
-      lstrip: false,
-      rstrip: false,
-      normalized: false,
-      special: true,
-    })),
+    added_tokens: added_tokens.map(({ content }) => specialToken(model.vocab[content] as number, content)),
     normalizer: {
       type: 'Sequence',
       normalizers: [
@@ -65,6 +57,37 @@ function mistralTokenizerJson(): TokenizerJson {
     post_processor: null,
     decoder: null, // counting only
   } as TokenizerJson;
+}
+
+/** A tokenizer.json added token, special, matched as written. */
+function specialToken(id: number, content: string) {
+  return { id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true };
+}
+
+let mistralV3: { count(text: string): number } | undefined;
+
+/**
+ * Mistral 7B v0.3's tokenizer as transformers' non-legacy LlamaConverter writes it (no npm package ships it either):
+ * the v1 pieces and merges (v3 numbers them after its 768 control tokens; counts do not depend on ids), the
+ * control tokens `specials` as special added tokens, no normaliser, and a Metaspace pre-tokenizer with
+ * `prepend_scheme: "first"` (split off): `▁` is prepended to the first section only, never after a special token.
+ */
+export function mistralV3Reference(specials: readonly string[]): { count(text: string): number } {
+  if (!mistralV3) {
+    const { model } = mistralTokenizerJson() as unknown as { model: TokenizerJson['model'] };
+    let next = Object.keys(model.vocab).length;
+    const json = {
+      model,
+      added_tokens: specials.map((content) => specialToken(model.vocab[content] ?? next++, content)),
+      normalizer: null,
+      pre_tokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'first', split: false },
+      post_processor: null,
+      decoder: null,
+    } as unknown as TokenizerJson;
+    const t = new Tokenizer(json, { add_bos_token: false, add_eos_token: false });
+    mistralV3 = { count: (text) => t.encode(text, { add_special_tokens: false }).ids.length };
+  }
+  return mistralV3;
 }
 
 /** Pieces that stress these families' patterns and normalisers, mixed into tokcore's hard text. */
