@@ -65,6 +65,11 @@ export function engineRelease(
   };
 }
 
+/** Throws EngineVersionError (saying what the engine accepts) when `given` names no release range of `engine`. */
+export function checkEngineVersion(engine: EngineRow, given: string): void {
+  findRange(engine, given);
+}
+
 function isCurrent(given: string): boolean {
   return given === CURRENT_RELEASE || given === 'latest';
 }

@@ -74,4 +74,4 @@ export {
   type PrefillTime,
 } from './selfHosted';
 export { sizeCpu, type CpuSize } from './cpu';
-export { CURRENT_RELEASE, engineRelease, type EngineRelease } from './engineVersion';
+export { CURRENT_RELEASE, checkEngineVersion, engineRelease, type EngineRelease } from './engineVersion';

@@ -10,7 +10,6 @@ import type { CompareResult, SloSettings, WorkloadProfile } from '../../core/com
 import { correctCount } from '../../core/calibrate/tokenCorrection';
 import type { PromptCount } from '../../core/count';
 import {
-  DEFAULT_ENGINE,
   parseTargetId,
   resolveTarget,
   targetCountKey,
@@ -23,6 +22,7 @@ import type { InstructionsBudget } from '../../core/findings/instructions';
 import type { PromptReport, ReportFileInput } from '../../core/findings/report';
 import type { Finding } from '../../core/findings/types';
 import { parsePlain } from '../../core/prompt/plain';
+import { configuredTargets } from '../../core/settings/targets';
 import type { ParsedPrompt } from '../../core/prompt/types';
 import type { TextEdit } from '../../core/tokenize/incremental';
 import type { TokenizerId } from '../../core/tokenize/types';
@@ -481,23 +481,8 @@ export class PromptAnalyzer implements vscode.Disposable {
     const loaded = await this.tables.get();
     await nextTick();
     problems.push(...loaded.problems);
-    const assume = {
-      engine: settings.engine,
-      scope: settings.scope,
-      ...(settings.engineVersion !== undefined ? { engineVersion: settings.engineVersion } : {}),
-    };
-    if (!loaded.tables.engines.has(settings.engine)) {
-      problems.push(`promptLens.engine: unknown engine '${settings.engine}'; using ${DEFAULT_ENGINE}`);
-      assume.engine = DEFAULT_ENGINE;
-    }
-    const targets: ResolvedTarget[] = [];
-    for (const id of settings.targets) {
-      try {
-        targets.push(resolveTarget(parseTargetId(id), loaded.tables, assume));
-      } catch (error) {
-        problems.push(`promptLens.targets: ${(error as Error).message}`);
-      }
-    }
+    const { assume, targets, problems: targetProblems } = configuredTargets(settings, loaded.tables);
+    problems.push(...targetProblems);
     if (targets.length === 0) targets.push(resolveTarget(parseTargetId('openai/gpt-4o'), loaded.tables));
     const engine: EngineConfig = {
       tables: loaded.tables,

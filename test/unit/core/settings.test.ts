@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { loadTables } from '../../../src/core/estimate';
 import { describeProblem, keepValid } from '../../../src/core/settings/keepValid';
 import { RESTRICTED_SETTINGS, parseSettings, settingKeys, settingSchema } from '../../../src/core/settings/schema';
+import { configuredTargets } from '../../../src/core/settings/targets';
 
 type Json = Record<string, unknown>;
 const SAFE = Number.MAX_SAFE_INTEGER;
@@ -183,5 +185,68 @@ describe('settings: the one policy (keep valid fields, report bad ones with thei
     const { value, problems } = keepValid(z.object({ n: z.number().default(1) }), () => 0);
     assert.deepEqual(value, { n: 1 });
     assert.equal(problems[0]?.dropped, 'all');
+  });
+});
+
+describe('settings: targets under promptLens.engine, .engineVersion and .scope (configuredTargets)', () => {
+  const tables = loadTables().tables;
+  const configured = (entries: Record<string, unknown>) =>
+    configuredTargets(parseSettings(new Map(Object.entries(entries))).settings, tables);
+  const llama = 'llama-3.1-8b@rtx-4090:int4+llamacpp';
+
+  it('a release the assumed engine does not have is reported under promptLens.engineVersion, not targets', () => {
+    const { assume, targets, problems } = configured({
+      engine: 'llamacpp',
+      engineVersion: 'may-2024',
+      targets: ['llama-3.1-8b@rtx-4090:int4', 'openai/gpt-4o'],
+    });
+    assert.equal(problems.length, 1, problems.join('\n'));
+    assert.match(
+      problems[0]!,
+      /^promptLens\.engineVersion: unknown llama\.cpp version 'may-2024'.*; using the current release$/,
+    );
+    assert.equal(assume.engineVersion, undefined);
+    // Every target stays, at the current release.
+    assert.deepEqual(
+      targets.map((t) => t.id),
+      ['llama-3.1-8b@rtx-4090:int4+llamacpp', 'openai/gpt-4o'],
+    );
+    const first = targets[0]!;
+    assert.equal(first.kind === 'self-hosted' && first.release.range, 'current');
+  });
+
+  it("a release only a target's own engine rejects is reported under promptLens.engineVersion; the target stays", () => {
+    // cublas-prefill is a range of llama.cpp (the assumed engine); TensorRT-LLM has no such range.
+    const { targets, problems } = configured({
+      engine: 'llamacpp',
+      engineVersion: 'cublas-prefill',
+      targets: [llama, 'llama-3.1-8b@h100-sxm+trtllm'],
+    });
+    assert.deepEqual(
+      targets.map((t) => t.id),
+      [`${llama}~cublas-prefill`, 'llama-3.1-8b@h100-sxm:bf16+trtllm'],
+    );
+    assert.equal(problems.length, 1, problems.join('\n'));
+    assert.match(
+      problems[0]!,
+      /^promptLens\.engineVersion: unknown TensorRT-LLM version 'cublas-prefill'.*; llama-3\.1-8b@h100-sxm\+trtllm uses the current release$/,
+    );
+  });
+
+  it('a valid release is assumed without a problem; bad target ids and engines stay under their own keys', () => {
+    const ok = configured({ engineVersion: '2024-05', targets: [llama] });
+    assert.deepEqual(ok.problems, []);
+    assert.equal(ok.assume.engineVersion, '2024-05');
+    assert.equal(ok.targets[0]!.kind === 'self-hosted' && ok.targets[0]!.release.range, 'cublas-prefill');
+    const bad = configured({ engine: 'vlm', targets: ['llama-3.1-8b@h1000', llama] });
+    assert.deepEqual(
+      bad.problems.map((p) => p.split(':')[0]),
+      ['promptLens.engine', 'promptLens.targets'],
+    );
+    assert.equal(bad.assume.engine, 'vllm');
+    assert.deepEqual(
+      bad.targets.map((t) => t.id),
+      [llama],
+    );
   });
 });
