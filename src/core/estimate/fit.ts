@@ -30,9 +30,6 @@ export type Priors = z.infer<typeof priorsFileSchema>;
 export const SHRINK_WEIGHT = 0.1;
 /** The band's ends: this quantile and its complement of the measured/predicted ratios (a nominal 90% range). */
 export const BAND_QUANTILE = 0.05;
-/** A class with fewer out-of-sample residuals than this borrows the pooled residuals of every class. */
-export const MIN_CLASS_RESIDUALS = 8;
-
 const EFFICIENCY_FIELDS = ['prefill', 'attention', 'decode', 'weightOnlyQuant'] as const;
 const BOUNDS: Record<string, readonly [number, number]> = {
   efficiency: [0.005, 1],
@@ -297,35 +294,59 @@ export interface DerivedBand {
   id: EngineClass;
   low: number;
   high: number;
+  /** Residuals of every class (the pooled band's). */
   residuals: number;
-  pooled: boolean;
+  /** The class's own residuals (0: the band is the pooled one). */
+  own: number;
+  /** Whether the class's own residuals reach beyond the pooled band at either end (and so widened it). */
+  widened: boolean;
   derivation: string;
 }
 
-/** Each class's band: the 5th and 95th percentiles of its out-of-sample measured/predicted ratios. */
+/**
+ * Each class's band: the 5th and 95th percentiles of every class's out-of-sample measured/predicted ratios (the
+ * pooled band), widened to the class's own 5th/95th percentile where its own residuals reach further. A class's
+ * few residuals can widen its band but never narrow it below the pooled one, so the band cannot swing from the
+ * pooled residuals to one class's few sources as a class gains or loses a residual (rule of 2026-12-02,
+ * docs/estimates.md; before, a class with ≥ 8 residuals used only its own).
+ */
 export function deriveBands(
   residuals: readonly Residual[],
   classes: readonly EngineClass[],
   date: string,
 ): DerivedBand[] {
+  const all = residuals.map((r) => r.ratio);
+  const pooledLow = quantile(all, BAND_QUANTILE);
+  const pooledHigh = quantile(all, 1 - BAND_QUANTILE);
+  const allSources = new Set(residuals.map((r) => r.point.source)).size;
+  const percent = `${BAND_QUANTILE * 100}th–${100 - BAND_QUANTILE * 100}th percentile`;
   return classes.map((id) => {
     const own = residuals.filter((r) => r.engineClass === id);
-    const pooled = own.length < MIN_CLASS_RESIDUALS;
-    const used = pooled ? residuals : own;
-    const ratios = used.map((r) => r.ratio);
-    const low = Math.min(1, round3(quantile(ratios, BAND_QUANTILE)));
-    const high = Math.max(1, round3(quantile(ratios, 1 - BAND_QUANTILE)));
-    const sources = new Set(used.map((r) => r.point.source)).size;
+    const ownRatios = own.map((r) => r.ratio);
+    const ownLow = own.length > 0 ? quantile(ownRatios, BAND_QUANTILE) : pooledLow;
+    const ownHigh = own.length > 0 ? quantile(ownRatios, 1 - BAND_QUANTILE) : pooledHigh;
+    const low = Math.min(1, round3(Math.min(pooledLow, ownLow)));
+    const high = Math.max(1, round3(Math.max(pooledHigh, ownHigh)));
+    const widened = ownLow < pooledLow || ownHigh > pooledHigh;
+    const ownSources = sourcesText(new Set(own.map((r) => r.point.source)).size);
+    const ownText =
+      own.length === 0
+        ? `no residual of ${id} engines`
+        : widened
+          ? `widened to the ${percent} of its own ${own.length} (${ownSources})`
+          : `its own ${own.length} (${ownSources}) lie within it`;
     return {
       id,
       low,
       high,
-      residuals: used.length,
-      pooled,
+      residuals: residuals.length,
+      own: own.length,
+      widened,
       derivation:
-        `×${low}–×${high}: ${BAND_QUANTILE * 100}th–${100 - BAND_QUANTILE * 100}th percentile of measured/predicted over ` +
-        `${used.length} leave-one-source-out residuals (${sources} sources) of the fit half, ` +
-        `${pooled ? `all classes pooled (only ${own.length} for ${id})` : `${id} engines`}; npm run fit, ${date}`,
+        `×${low}–×${high}: ${percent} of measured/predicted over all ${residuals.length} leave-one-source-out ` +
+        `residuals (${sourcesText(allSources)}) of the fit half, ${ownText}; npm run fit, ${date}`,
     };
   });
 }
+
+const sourcesText = (n: number) => `${n} source${n === 1 ? '' : 's'}`;

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fitEngines, fittedEngineRows, priorsFileSchema } from '../../../../src/core/estimate/fit';
+import {
+  deriveBands,
+  fitEngines,
+  fittedEngineRows,
+  priorsFileSchema,
+  type Residual,
+} from '../../../../src/core/estimate/fit';
 import {
   inRangeShare,
   median,
@@ -88,7 +94,7 @@ describe('validation set', () => {
 
   it('every band is derived from residuals, says how, and brackets the prediction', () => {
     for (const band of loaded.tables.bands.values()) {
-      assert.match(band.derivation, /percentile of measured\/predicted over \d+ leave-one-source-out residuals/);
+      assert.match(band.derivation, /percentile of measured\/predicted over all \d+ leave-one-source-out residuals/);
       assert.ok(band.low <= 1 && band.high >= 1, band.id);
     }
   });
@@ -133,6 +139,42 @@ describe('validation set', () => {
         met(inside / 100 >= g1.inRangeShare),
       ],
     );
+  });
+
+  it("a band is the pooled band, widened (never narrowed) by its class's own residuals", () => {
+    const point = loaded.file.points[0]!;
+    const residual = (engineClass: Residual['engineClass'], ratio: number, source: string): Residual => ({
+      point: { ...point, source },
+      engineClass,
+      ratio,
+    });
+    // Server: 12 residuals inside 0.95–1.28; local: 4 fast (0.5–0.65) and 4 slow (1.5–1.65) ones.
+    const server = Array.from({ length: 12 }, (_, i) => residual('server', 0.95 + i * 0.03, `s${i % 3}`));
+    const local = [0.5, 0.55, 0.6, 0.65, 1.5, 1.55, 1.6, 1.65].map((r, i) => residual('local', r, `l${i % 2}`));
+    const bands = deriveBands([...server, ...local], ['tuned', 'server', 'local'], '2026-12-02');
+    const [tuned, srv, loc] = bands;
+    const r3 = (v: number) => Number(v.toPrecision(3));
+    const all = [...server, ...local].map((r) => r.ratio);
+    const pooled = [r3(quantile(all, 0.05)), r3(quantile(all, 0.95))];
+    // No residual of its own: the pooled band.
+    assert.deepEqual([tuned!.low, tuned!.high, tuned!.own, tuned!.widened], [pooled[0], pooled[1], 0, false]);
+    // Its own residuals lie inside the pooled band: the pooled band (the old rule narrowed it to its own 12).
+    assert.deepEqual([srv!.low, srv!.high, srv!.own, srv!.widened], [pooled[0], pooled[1], 12, false]);
+    // Its own reach further: each end widens to its own percentile.
+    const own = local.map((r) => r.ratio);
+    const ownBand = [r3(quantile(own, 0.05)), r3(quantile(own, 0.95))];
+    assert.ok(ownBand[0]! < pooled[0]! && ownBand[1]! > pooled[1]!, `${ownBand} vs ${pooled}`);
+    assert.deepEqual([loc!.low, loc!.high, loc!.widened], [ownBand[0], ownBand[1], true]);
+    assert.match(
+      loc!.derivation,
+      /over all 20 leave-one-source-out residuals \(5 sources\).*widened to the 5th–95th percentile of its own 8 \(2 sources\)/,
+    );
+    // Adding one more residual to a class never narrows its band.
+    for (const extra of [0.3, 0.95, 2]) {
+      const more = deriveBands([...server, ...local, residual('server', extra, 's9')], ['server'], '2026-12-02')[0]!;
+      const pooledNow = [...all, extra];
+      assert.ok(more.low <= r3(quantile(pooledNow, 0.05)) && more.high >= r3(quantile(pooledNow, 0.95)), String(extra));
+    }
   });
 
   it('median, quantile and the median absolute error follow their textbook definitions', () => {
