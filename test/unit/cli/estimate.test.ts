@@ -175,7 +175,7 @@ describe('prompt-lens estimate', () => {
     );
     assert.match(
       r.stdout,
-      /\nRange: ×[\d.]+–×[\d.]+: 5th–95th percentile of measured\/predicted over \d+ leave-one-source-out residuals/,
+      /\nRange: ×[\d.]+–×[\d.]+: 5th–95th percentile of measured\/predicted over all \d+ leave-one-source-out residuals/,
     );
     assert.match(r.stdout, /TP 8 × PP 2 assumed \(TP within a node of 8, PP across nodes/);
   });
