@@ -2,7 +2,8 @@ import type { AppliedCorrection } from './calibrate/tokenCorrection';
 import { countWithTemplate, type TemplateCount } from './chat/countChat';
 import { countDeclared } from './chat/declared';
 import type { RequestDeclarations } from './prompt/declarations';
-import { chatTemplateForModel, type ChatTemplate } from './chat/templates';
+import type { ChatTemplate } from './chat/templates';
+import { chatTemplateFor, countKey } from './countKey';
 import type { ChatMessage, ChatRole, ParseError, ParsedPrompt } from './prompt/types';
 import { unfilledVariables } from './prompt/variables';
 import { withChatOverhead } from './tokenize/chatOverhead';
@@ -133,18 +134,7 @@ function declaredNotes(template: ChatTemplate, declared: RequestDeclarations): s
 
 /** The chat template `model`'s server renders with, when it is one this tokenizer counts (else the overhead rule). */
 function templateFor(model: string | undefined, tokenizer: Tokenizer): ChatTemplate | undefined {
-  const template = model === undefined ? undefined : chatTemplateForModel(model);
-  return template && template.tokenizer === tokenizer.id && tokenizer.specials ? template : undefined;
-}
-
-/**
- * What a count depends on besides the text: the tokenizer, and the chat template `model` renders with when that
- * tokenizer counts it (qwen2.5-* and qwen3-* share tokenizer qwen2, not their template). Counts kept per prompt
- * (the editor's, Compare's) are keyed by it.
- */
-export function countKey(tokenizer: TokenizerId, model: string | undefined): string {
-  const template = templateFor(model, getTokenizer(tokenizer));
-  return template ? `${tokenizer}+${template.id}` : tokenizer;
+  return tokenizer.specials ? chatTemplateFor(model, tokenizer.id) : undefined;
 }
 
 /** What a target is billed for a prompt, as compare, the CLI's estimate and the bench's prediction take it. */

@@ -6,7 +6,8 @@ import {
   type FrontMatterProfile,
   type WorkloadProfile,
 } from '../compare';
-import { countKey, countPrompt, promptTokenCounter, type PromptCount } from '../count';
+import { countPrompt, promptTokenCounter, type PromptCount } from '../count';
+import { countKey } from '../countKey';
 import type { TokenCorrection } from '../calibrate/tokenCorrection';
 import {
   parseTargetId,

@@ -12,7 +12,7 @@ import {
 import type { Tables } from './tables';
 import { closestIds } from './closest';
 import { CURRENT_RELEASE, engineRelease, EngineVersionError, type EngineRelease } from './engineVersion';
-import { countKey } from '../count';
+import { countKey } from '../countKey';
 import { tokenizerFor } from '../tokenize/models';
 import type { TokenizerId } from '../tokenize/types';
 

@@ -65,6 +65,20 @@ export type ExactTokenizerId = (typeof EXACT_TOKENIZER_IDS)[number];
 export const TOKENIZER_IDS = [...EXACT_TOKENIZER_IDS, 'tekken', 'claude', 'gemini', 'approximate'] as const;
 export type TokenizerId = (typeof TOKENIZER_IDS)[number];
 
+/**
+ * The tokenizers whose loaded instance carries `specials`, so that a chat template renders with them: known without
+ * loading a vocabulary, because the extension host keys counts by it and must never load one (see countKey.ts).
+ * test/unit/core/countKey.test.ts checks it against every loaded tokenizer.
+ */
+export const TOKENIZERS_WITH_SPECIALS: ReadonlySet<TokenizerId> = new Set<ExactTokenizerId>([
+  'o200k_base',
+  'llama3',
+  'qwen2',
+  'deepseek-v3',
+  'gemma3',
+  'mistral',
+]);
+
 export interface TokenizerInfo {
   readonly id: TokenizerId;
   readonly exact: boolean;

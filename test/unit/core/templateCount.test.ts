@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { templateAdded, countBasis } from '../../../src/core/chat/templateText';
-import { countKey, countPrompt, promptTokenCounter } from '../../../src/core/count';
+import { countPrompt, promptTokenCounter } from '../../../src/core/count';
+import { countKey } from '../../../src/core/countKey';
 import { loadTables, parseTargetId, resolveTarget, targetCountKey } from '../../../src/core/estimate';
 import { parsePrompt } from '../../../src/core/prompt/parse';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
