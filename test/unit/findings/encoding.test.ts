@@ -112,6 +112,73 @@ describe('chunk starts and the chunk memo', () => {
     assert.deepEqual(calls, ['A', 'B', 'C', 'D', 'E', 'A', 'F', 'G']);
   });
 
+  it('a chunk found in the newest generation is used as it is, and stays there', () => {
+    const calls: string[] = [];
+    const counting = { ...wordTokenizer, encode: (t: string) => (calls.push(t), wordTokenizer.encode(t)) };
+    const memo = new TokenMemo(counting, 2);
+    // {A, B} (A found again in it), then {C, A}: A comes back from the older generation, B is gone after {C, A}'s turn.
+    for (const t of ['A', 'A', 'B', 'C', 'A', 'D', 'B']) memo.encode(t);
+    assert.deepEqual(calls, ['A', 'B', 'C', 'D', 'B']);
+    assert.deepEqual([...memo.encode('A').tokens], wordTokenizer.encode('A'));
+  });
+
+  it('offset lookups remember each answer by the chunk text and the tokens into it', () => {
+    const text = 'a b c';
+    const encoded = new TokenMemo(wordTokenizer).encode(text);
+    const memo = new Map<string, number>();
+    // One token is "a" (1 character), two are "a b" (3).
+    assert.equal(charOffsetAfterTokens(wordTokenizer, text, encoded, 1, memo), 1);
+    assert.equal(charOffsetAfterTokens(wordTokenizer, text, encoded, 2, memo), 3);
+    assert.deepEqual(
+      [...memo],
+      [
+        ['1:a b c', 1],
+        ['2:a b c', 3],
+      ],
+    );
+    // A remembered answer is the answer (nothing is encoded again).
+    memo.set('1:a b c', 4);
+    assert.equal(charOffsetAfterTokens(wordTokenizer, text, encoded, 1, memo), 4);
+    // The ends need no lookup and are not remembered.
+    assert.equal(charOffsetAfterTokens(wordTokenizer, text, encoded, 0, memo), 0);
+    assert.equal(charOffsetAfterTokens(wordTokenizer, text, encoded, 3, memo), text.length);
+    assert.equal(memo.size, 2);
+  });
+
+  it('offset lookups start a full memo (65,536 answers) afresh, and keep one short of full', () => {
+    const text = 'a b c';
+    const encoded = new TokenMemo(wordTokenizer).encode(text);
+    const filled = (n: number) => new Map(Array.from({ length: n }, (_, i) => [`x${i}`, i]));
+    const full = filled(65_536);
+    assert.equal(charOffsetAfterTokens(wordTokenizer, text, encoded, 2, full), 3);
+    assert.deepEqual([...full], [['2:a b c', 3]]);
+    const almost = filled(65_535);
+    assert.equal(charOffsetAfterTokens(wordTokenizer, text, encoded, 2, almost), 3);
+    assert.equal(almost.size, 65_536);
+    assert.equal(almost.get('x0'), 0);
+  });
+
+  it('offset lookups with a memo, in a later chunk: the chunk start plus the offset in the chunk', () => {
+    // o200k_base splits this text into chunks at line starts; every second line is the same, so later
+    // chunks repeat earlier ones' text and are answered from the memo.
+    const line = 'Answer the customer politely.\n';
+    const long = line.repeat(40);
+    const encoded = new TokenMemo(o200k).encode(long);
+    assert.ok(encoded.chunkChars.length >= 3, 'several chunks');
+    const memo = new Map<string, number>();
+    for (const k of [1, 5, encoded.chunkTokens[1]! + 2, encoded.chunkTokens[2]! + 2, encoded.tokens.length - 1]) {
+      const plain = charOffsetAfterTokens(o200k, long, encoded, k);
+      assert.equal(charOffsetAfterTokens(o200k, long, encoded, k, memo), plain, `${k} tokens, first ask`);
+      assert.equal(charOffsetAfterTokens(o200k, long, encoded, k, memo), plain, `${k} tokens, from the memo`);
+      assert.deepEqual(o200k.encode(long.slice(0, plain)), [...encoded.tokens.subarray(0, k)], `prefix of ${k} tokens`);
+    }
+    // The second and third chunks hold the same text: two tokens into either is one answer.
+    assert.equal(
+      charOffsetAfterTokens(o200k, long, encoded, encoded.chunkTokens[2]! + 2, memo) - encoded.chunkChars[2]!,
+      charOffsetAfterTokens(o200k, long, encoded, encoded.chunkTokens[1]! + 2, memo) - encoded.chunkChars[1]!,
+    );
+  });
+
   it('offsets at the ends: no tokens is offset 0, all tokens the whole text (trailing space included)', () => {
     const text = 'a b  ';
     const encoded = new TokenMemo(wordTokenizer).encode(text);

@@ -89,6 +89,40 @@ describe('prefix-cache finding', () => {
     assert.deepEqual(finding.data.files, ['x', 'y']);
   });
 
+  it('each member names the others, built once per group: the same entries in every member’s finding', () => {
+    const a = analyser();
+    for (const [file, question] of [
+      ['a', 'alpha'],
+      ['b', 'beta'],
+      ['c', 'gamma'],
+    ] as const)
+      add(a, file, [
+        ['system', words(1100, 's')],
+        ['user', question],
+      ]);
+    const related = (file: string) => a.findingsFor(file).find((f) => f.code === 'prefix-cache')?.relatedFiles ?? [];
+    const [fromA, fromB, fromC] = [related('a'), related('b'), related('c')];
+    assert.deepEqual(
+      [fromA, fromB, fromC].map((r) => r.map((x) => x.file)),
+      [
+        ['b', 'c'],
+        ['a', 'c'],
+        ['a', 'b'],
+      ],
+    );
+    // b as a and c name it: one object.
+    assert.equal(fromA[0], fromC[1]);
+    assert.equal(fromB[0], fromC[0]);
+    assert.equal(fromA[1], fromB[1]);
+    // After an update the group is built again, and so are its entries.
+    add(a, 'b', [
+      ['system', words(1100, 's')],
+      ['user', 'delta'],
+    ]);
+    assert.notEqual(related('a')[0], fromA[0]);
+    assert.deepEqual(related('a')[0], fromA[0]);
+  });
+
   it('a file outside every group has no prefix-cache finding', () => {
     const a = analyser();
     add(a, 'a', [['system', words(2000, 's')]]);

@@ -3,6 +3,8 @@ import { MAX_BREAKER_SPANS, PrefixIndex, type PrefixIndexOptions } from '../../.
 import { DEFAULT_FINDING_SETTINGS } from '../../../src/core/findings/settings';
 import { parsePrompt } from '../../../src/core/prompt/parse';
 import type { ChatRole } from '../../../src/core/prompt/types';
+import { hashTokens } from '../../../src/core/findings/tokenSeq';
+import type { Tokenizer, TokenizerId } from '../../../src/core/tokenize/types';
 import { promptFile, wordTokenizer, words } from './helpers';
 
 // The prefix index at its edges: thresholds met exactly, files that are not neighbours, messages out of
@@ -377,6 +379,164 @@ describe('prefix index edges: near misses', () => {
     assert.equal(miss.text, '');
     assert.equal(miss.range.start, miss.range.end);
     assert.equal(miss.range.start, b.text.indexOf(' w10'));
+  });
+});
+
+describe('prefix index edges: near-miss candidates with the same ending', () => {
+  // Every first message below ends with the same 40 words, so all fall into one near-miss bucket; `alpha`
+  // (file e) and `beta` (file q) differ in their first word only: a near miss, role token + 40 words
+  // cacheable without it (41), nothing now (1 shared token, under the minimum of 4): gain 41.
+  const tail = words(40, 't');
+  const sections = (head: string): Array<[ChatRole, string]> => [
+    ['system', `${head} ${tail}`],
+    ['user', 'q'],
+  ];
+  // Different first words for 40 words: more than the realignment gap (32), so no near miss with e.
+  const far = (k: number) => sections(words(40, `b${k}x`));
+
+  function bucket(bad: number) {
+    const i = index();
+    // q first: the bucket keeps files in the order they came, candidates are taken by name.
+    add(i, 'q', sections('beta'));
+    add(i, 'e', sections('alpha'));
+    for (let k = 0; k < bad; k++) add(i, `b${String(k).padStart(2, '0')}`, far(k));
+    // Short files starting like e sort on both sides of it (word ids: a0 < t0 < u0), its neighbours.
+    for (let k = 0; k < 3; k++) {
+      add(i, `fa${k}`, [['system', `alpha a${k} ${words(2, 'z')}`]]);
+      add(i, `fu${k}`, [['system', `alpha u${k} ${words(2, 'z')}`]]);
+    }
+    const order = i.files();
+    const at = order.indexOf('e');
+    assert.deepEqual([order[at - 1]?.[0], order[at + 1]?.[0]], ['f', 'f'], 'e’s neighbours are short files');
+    return i;
+  }
+
+  it('looks at the first 16 distinct first messages by file name', () => {
+    // 16 others before q by name: q is the 17th, not looked at.
+    const full = bucket(16);
+    assert.equal(full.nearMiss('e'), undefined);
+    // 15 before it: q is the 16th.
+    const i = bucket(15);
+    const miss = i.nearMiss('e')!;
+    assert.deepEqual(
+      [miss.other, miss.text, miss.otherText, miss.sharedNow, miss.sharedWithout, miss.cacheableWithout],
+      ['q', 'alpha', 'beta', 1, 41, 41],
+    );
+    full.remove('b07');
+    assert.equal(full.nearMiss('e')?.other, 'q');
+  });
+
+  it('one candidate per first message: twins of another file, of e, and files starting with e’s take no place', () => {
+    const i = bucket(15);
+    // A second file with b00's first message: still 15 distinct ones before q.
+    add(i, 'b00x', far(0));
+    // e's twin, before everyone by name.
+    add(i, 'a0', sections('alpha'));
+    // A file whose first message is e's and more, with the same last 32 words: a group member of e.
+    add(i, 'a1', [
+      ['system', `alpha ${tail} more ${tail.split(' ').slice(8).join(' ')}`],
+      ['user', 'q'],
+    ]);
+    assert.equal(i.nearMiss('e')?.other, 'q');
+    // e's twins come and go: a removed twin's first message is still e's (the array e holds).
+    add(i, 'a2', sections('alpha'));
+    i.remove('a2');
+    add(i, 'a3', sections('alpha'));
+    assert.equal(i.nearMiss('e')?.other, 'q');
+    assert.equal(i.nearMiss('a3')?.other, 'q');
+  });
+
+  it('a first message’s candidate is its first file by name, as files come and go', () => {
+    const i = bucket(0);
+    assert.equal(i.nearMiss('e')?.other, 'q');
+    // p9 has q's first message and sorts before it.
+    add(i, 'p9', sections('beta'));
+    assert.equal(i.nearMiss('e')?.other, 'p9');
+    // r sorts after q: q stays.
+    i.remove('p9');
+    add(i, 'r', sections('beta'));
+    assert.equal(i.nearMiss('e')?.other, 'q');
+    i.remove('q');
+    assert.equal(i.nearMiss('e')?.other, 'r');
+    i.remove('r');
+    assert.equal(i.nearMiss('e'), undefined);
+  });
+
+  it('equal gains go to the first file by name, whichever neighbour is looked at first', () => {
+    // Word ids sort beta < iota < zeta: e (iota) has the other two as neighbours; each differs from it in the
+    // first word only, so both gains are 41.
+    for (const [before, after] of [
+      ['z', 'q'],
+      ['q', 'z'],
+    ]) {
+      const i = index();
+      add(i, before as string, sections('beta'));
+      add(i, 'e', sections('iota'));
+      add(i, after as string, sections('zeta'));
+      assert.deepEqual(i.files(), [before, 'e', after]);
+      const miss = i.nearMiss('e')!;
+      assert.deepEqual([miss.other, miss.cacheableWithout - miss.cacheableNow], ['q', 41], `${before} first`);
+    }
+  });
+});
+
+describe('prefix index edges: kept state', () => {
+  it('a file’s place in the order is found again after another file moves past it', () => {
+    // Word ids sort beta < zeta < alpha: a, then the group {b, c}; a's new text sorts after them.
+    const i = index();
+    add(i, 'a', [['system', `beta ${words(20, 'x')}`]]);
+    add(i, 'b', [['system', `zeta ${words(20)}`]]);
+    add(i, 'c', [['system', `zeta ${words(20)}`]]);
+    assert.deepEqual(i.files(), ['a', 'b', 'c']);
+    assert.equal(i.groupOf('a'), undefined);
+    assert.deepEqual(
+      i.groupOf('c')?.members.map((m) => m.file),
+      ['b', 'c'],
+    );
+    add(i, 'a', [['system', `alpha ${words(20, 'x')}`]]);
+    assert.deepEqual(i.files(), ['b', 'c', 'a']);
+    assert.deepEqual(
+      i.groupOf('c')?.members.map((m) => m.file),
+      ['b', 'c'],
+    );
+    assert.deepEqual(
+      i.groupOf('b')?.members.map((m) => m.file),
+      ['b', 'c'],
+    );
+    assert.equal(i.groupOf('a'), undefined);
+  });
+
+  it('first messages whose hashes collide stay two messages (a near miss), not one', () => {
+    // Words n<k> are token k (anything else -1). FNV-1a of [1, 0] and [2, x] is the same for
+    // x = the hash step of 1 ^ that of 2.
+    const numbers: Tokenizer = {
+      ...wordTokenizer,
+      id: 'numbers' as TokenizerId,
+      encode: (t) =>
+        t
+          .split(/\s+/)
+          .filter((w) => w.length > 0)
+          .map((w) => (/^n-?\d+$/.test(w) ? Number(w.slice(1)) : -1)),
+    };
+    const step = (t: number) => Math.imul(0x811c9dc5 ^ t, 0x01000193);
+    const x = step(1) ^ step(2);
+    const rest = Array.from({ length: 40 }, (_, k) => `n${100 + k}`).join(' ');
+    const first = (head: string) => numbers.encode(`${head} ${rest}`);
+    assert.equal(
+      hashTokens(Int32Array.from(first('n1 n0')), 0, 42),
+      hashTokens(Int32Array.from(first(`n2 n${x}`)), 0, 42),
+    );
+    const i = index(undefined, undefined, { tokenizer: numbers });
+    add(i, 'a', [
+      ['system', `n1 n0 ${rest}`],
+      ['user', 'n7'],
+    ]);
+    add(i, 'b', [
+      ['system', `n2 n${x} ${rest}`],
+      ['user', 'n7'],
+    ]);
+    const miss = i.nearMiss('a')!;
+    assert.deepEqual([miss.other, miss.text, miss.otherText, miss.sharedWithout], ['b', 'n1 n0', `n2 n${x}`, 41]);
   });
 });
 
