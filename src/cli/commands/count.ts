@@ -1,7 +1,10 @@
 import { parseArgs } from 'node:util';
 import { countFile } from '../../core/agentTools/run';
 import type { PromptCount } from '../../core/count';
-import { parseTargetId, resolveTarget, targetModelId, targetTokenizer } from '../../core/estimate';
+import type { CalibrationFile } from '../../core/calibrate/profileFile';
+import { correctCount, correctionDetail, isApproximateTokenizer } from '../../core/calibrate/tokenCorrection';
+import { namesTarget, parseTargetId, resolveTarget, targetModelId, targetTokenizer } from '../../core/estimate';
+import { markCorrected } from '../../core/format';
 import { listNames } from '../../core/prompt/variables';
 import { withChatOverhead } from '../../core/tokenize/chatOverhead';
 import { getTokenizer, isTokenizerId } from '../../core/tokenize/registry';
@@ -9,9 +12,10 @@ import { estimateFromSamples, SAMPLE_WINDOWS } from '../../core/tokenize/sampled
 import { TOKENIZER_IDS, type TokenizerId } from '../../core/tokenize/types';
 import { EXIT, formatBytes, UsageError, type CliIo } from '../io';
 import { loadCliTables } from '../tables';
+import { readCalibrationProfile } from './estimateCalibrated';
 import { MAX_FILE_OPTION, MAX_FILE_USAGE, maxFileBytesFlag, oversizedMessage, readPromptFile } from '../promptInput';
 
-export const COUNT_USAGE = `prompt-lens count FILE... [--tokenizer ID | --target ID [--table FILE]...] [--json | --tsv] ${MAX_FILE_USAGE}`;
+export const COUNT_USAGE = `prompt-lens count FILE... [--tokenizer ID | [--target ID] [--calibration PROFILE.json] [--table FILE]...] [--json | --tsv] ${MAX_FILE_USAGE}`;
 
 interface CountRow extends PromptCount {
   file: string;
@@ -27,6 +31,7 @@ export async function countCommand(args: string[], io: CliIo): Promise<number> {
       tsv: { type: 'boolean', default: false },
       tokenizer: { type: 'string' },
       target: { type: 'string' },
+      calibration: { type: 'string' },
       table: { type: 'string', multiple: true },
       ...MAX_FILE_OPTION,
     },
@@ -35,13 +40,21 @@ export async function countCommand(args: string[], io: CliIo): Promise<number> {
   });
   if (positionals.length === 0) throw new UsageError(`no file given; usage: ${COUNT_USAGE}`);
   if (values.json && values.tsv) throw new UsageError(`--json or --tsv, not both; usage: ${COUNT_USAGE}`);
-  if (values.tokenizer !== undefined && values.target !== undefined)
-    throw new UsageError(`--tokenizer or --target, not both; usage: ${COUNT_USAGE}`);
-  // --target counts as the editor does for that target: its tokenizer, the same count (core/count.ts).
-  const target =
-    values.target === undefined
-      ? undefined
-      : resolveTarget(parseTargetId(values.target), await loadCliTables(values.table ?? [], io));
+  if (values.tokenizer !== undefined && (values.target !== undefined || values.calibration !== undefined))
+    throw new UsageError(`--tokenizer or --target/--calibration, not both; usage: ${COUNT_USAGE}`);
+  const calibration =
+    values.calibration === undefined ? undefined : await readCalibrationProfile(values.calibration, io);
+  // --target counts as the editor does for that target: its tokenizer, the same count (core/count.ts); with
+  // --calibration alone, the target the profile calibrated.
+  const targetId = values.target ?? calibration?.target;
+  if (calibration && targetId === undefined)
+    throw new UsageError(`${values.calibration} names no target: give --target; usage: ${COUNT_USAGE}`);
+  const tables = targetId === undefined ? undefined : await loadCliTables(values.table ?? [], io);
+  const target = targetId === undefined || !tables ? undefined : resolveTarget(parseTargetId(targetId), tables);
+  if (calibration?.target !== undefined && target && tables && !namesTarget(calibration.target, target, tables))
+    throw new UsageError(
+      `${values.calibration} calibrates ${calibration.target}, not ${target.id}; leave out --target to use the profile's`,
+    );
   const forced = target
     ? targetTokenizer(target)
     : values.tokenizer === undefined
@@ -55,11 +68,10 @@ export async function countCommand(args: string[], io: CliIo): Promise<number> {
   for (const file of positionals) {
     try {
       const input = await readPromptFile(io, file, maxBytes);
-      rows.push(
-        input.oversized
-          ? oversizedRow(file, input.text, input.bytes, maxBytes, forced)
-          : parsedRow(file, input.text, forced, model),
-      );
+      const row = input.oversized
+        ? oversizedRow(file, input.text, input.bytes, maxBytes, forced)
+        : parsedRow(file, input.text, forced, model);
+      rows.push(calibration ? corrected(row, calibration, values.calibration!) : row);
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       failed = true;
@@ -77,6 +89,24 @@ function parsedRow(file: string, text: string, forced: TokenizerId | undefined, 
   const count = countFile({ path: file, text }, forced, model);
   // Why the count is approximate beyond the tokenizer (declared tools or response format), said on the row.
   return { file, ...count, notes: (count.approximations ?? []).map((why) => `≈ ${why}`) };
+}
+
+/**
+ * The row as the target's endpoint bills it: through the per-endpoint correction the profile carries
+ * (core/calibrate/tokenCorrection.ts: fitted on Benchmark This Prompt's billed usage, exported with the calibration),
+ * the one the editor's surfaces and `estimate --calibration` apply: approximate counts only, marked "corrected from
+ * N requests"; otherwise the row says why not.
+ */
+function corrected(row: CountRow, profile: CalibrationFile, path: string): CountRow {
+  const correction = profile.correction;
+  const fixed = correctCount(row, correction);
+  if (fixed.corrected) return { ...row, ...fixed, notes: [...row.notes, correctionDetail(fixed.corrected)] };
+  const why = !correction
+    ? `${path} has no token correction (Export Calibration… writes one after Benchmark This Prompt runs)`
+    : !isApproximateTokenizer(row.tokenizer)
+      ? `${row.tokenizer} is exact (only approximate counts are corrected)`
+      : `${path}'s correction is for ${correction.tokenizer} counts`;
+  return { ...row, notes: [...row.notes, `not corrected: ${why}`] };
 }
 
 /** Not parsed: the raw text as one message, its tokens estimated from samples. */
@@ -132,7 +162,7 @@ function table(rows: readonly CountRow[]): string {
     const mark = row.exact ? '' : '≈';
     return [
       `${mark}${row.contentTokens.toLocaleString('en-US')}`,
-      `${mark}${row.inputTokens.toLocaleString('en-US')}`,
+      markCorrected(`${mark}${row.inputTokens.toLocaleString('en-US')}`, row.corrected),
       row.tokenizer,
       row.file,
       notesOf(row),

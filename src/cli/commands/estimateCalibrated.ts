@@ -63,10 +63,7 @@ export type CalibratedOutcome =
  * queueing included; without one it is the profile's own prediction for one request.
  */
 export async function estimateCalibrated(request: CalibratedRequest, io: CliIo): Promise<CalibratedOutcome> {
-  const { text } = await readInput(io, request.profilePath, 'calibration profile ');
-  const loaded = parseCalibrationFile(text, request.profilePath);
-  if (!loaded.ok) throw new UsageError(loaded.error);
-  const profile = loaded.value;
+  const profile = await readCalibrationProfile(request.profilePath, io);
   const spec = request.target ?? (profile.target !== undefined ? parseTargetId(profile.target) : undefined);
   const tables = spec ? await request.tables() : undefined;
   const resolved = spec && tables ? resolveTarget(spec, tables) : undefined;
@@ -122,6 +119,14 @@ export async function estimateCalibrated(request: CalibratedRequest, io: CliIo):
     tokens: { tokens: input.tokens, tokenizer: input.label, exact: input.exact },
     calibration,
   };
+}
+
+/** A calibration profile file (`calibrate --out`, *Export Calibration…*), validated; a usage error if it is not one. */
+export async function readCalibrationProfile(path: string, io: CliIo): Promise<CalibrationFile> {
+  const { text } = await readInput(io, path, 'calibration profile ');
+  const loaded = parseCalibrationFile(text, path);
+  if (!loaded.ok) throw new UsageError(loaded.error);
+  return loaded.value;
 }
 
 async function inputTokens(

@@ -6,6 +6,10 @@ import { processIo, runCli } from '../../../src/cli/main';
 import { decodeFileText } from '../../../src/core/prompt/fileText';
 import { memoryIo } from '../helpers/memoryIo';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
+import { buildCalibrationFile, calibrationFileText, type LengthRecord } from '../../../src/core/calibrate/profileFile';
+import { correctCount, type TokenCorrection } from '../../../src/core/calibrate/tokenCorrection';
+import { sampleCorrection } from '../helpers/tokenCorrection';
+import type { PromptCount } from '../../../src/core/count';
 
 const fixture = (name: string): string => readFileSync(join(__dirname, '../../fixtures/prompts', name), 'utf8');
 
@@ -153,6 +157,93 @@ describe('prompt-lens count', () => {
     const io2 = memoryIo({});
     assert.equal(await runCli(['frobnicate'], io2), 2);
     assert.equal(io2.stderr.split('\n').length, 2);
+  });
+});
+
+/** A calibration profile of `target`, with a per-endpoint correction as *Export Calibration…* writes it. */
+function profileText(target: string, correction?: TokenCorrection): string {
+  const length = (fraction: number, local: number): LengthRecord => ({
+    fraction,
+    localTokens: local,
+    endpointTokens: 20 + local,
+    ttftMs: [8 + 0.3 * (20 + local)],
+    requests: 1,
+    failed: 0,
+  });
+  const built = buildCalibrationFile({
+    endpoint: { name: 'sim', kind: 'openai-chat', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' },
+    target,
+    localTokenizer: 'claude',
+    lengths: [length(0.5, 100), length(1, 200)],
+    tpotMs: [5],
+    date: '2026-12-02',
+  });
+  assert.ok(built.ok);
+  return calibrationFileText({ ...built.file, ...(correction ? { correction } : {}) });
+}
+
+describe('prompt-lens count --calibration: the per-endpoint token correction (#22 item 4)', () => {
+  const claude = 'anthropic/claude-sonnet-4.6';
+  const correction = sampleCorrection();
+  const prompt = 'Summarise the attached quarterly report in three bullet points, then list two open risks.';
+  const files = (extra: Record<string, string> = {}) =>
+    memoryIo({ 'a.prompt': prompt, 'p.json': profileText(claude, correction), ...extra });
+  const rows = async (args: string[], io = files()) => {
+    assert.equal(await runCli(['count', 'a.prompt', ...args, '--json'], io), 0, io.stderr);
+    return JSON.parse(io.stdout) as Array<PromptCount & { notes: string[] }>;
+  };
+
+  it("counts the target's approximate count through the profile's correction, as the editor and estimate do", async () => {
+    const [local] = await rows(['--target', claude]);
+    const [row] = await rows(['--target', claude, '--calibration', 'p.json']);
+    assert.equal(local!.tokenizer, 'claude');
+    assert.equal(row!.inputTokens, Math.round(1.1 * local!.inputTokens + 10));
+    assert.notEqual(row!.inputTokens, local!.inputTokens);
+    assert.deepEqual(row, { ...correctCount(local!, correction), notes: row!.notes });
+    assert.equal(row!.corrected?.requests, 4);
+    assert.equal(row!.corrected?.localTokens, local!.inputTokens);
+    assert.match(row!.notes.join('\n'), /^corrected from 4 requests to sim: billed ≈ 1\.1000 × local \+ 10\.0/m);
+    // The profile names its target: --calibration alone counts for it.
+    assert.deepEqual(await rows(['--calibration', 'p.json']), [row]);
+    // The same input tokens `estimate FILE --calibration` predicts from.
+    const io = files();
+    assert.equal(await runCli(['estimate', 'a.prompt', '--calibration', 'p.json', '--json'], io), 0, io.stderr);
+    assert.equal((JSON.parse(io.stdout) as { inputTokens: number }).inputTokens, row!.inputTokens);
+  });
+
+  it('marks the corrected count "corrected from N requests" in the table', async () => {
+    const io = files();
+    assert.equal(await runCli(['count', 'a.prompt', '--calibration', 'p.json'], io), 0, io.stderr);
+    const [local] = await rows(['--target', claude]);
+    const corrected = Math.round(1.1 * local!.inputTokens + 10);
+    assert.match(io.stdout, new RegExp(`≈${corrected} \\(corrected from 4 requests\\)\\s+claude\\s+a\\.prompt`));
+  });
+
+  it('leaves a count it cannot correct as it is and says why', async () => {
+    const [none] = await rows(['--calibration', 'q.json'], files({ 'q.json': profileText(claude) }));
+    const [local] = await rows(['--target', claude]);
+    assert.equal(none!.inputTokens, local!.inputTokens);
+    assert.equal(none!.corrected, undefined);
+    assert.match(none!.notes.join('\n'), /not corrected: q\.json has no token correction/);
+    const llama = 'llama-3.1-8b@h100-sxm';
+    const io = files({ 'l.json': profileText(llama, { ...correction, tokenizer: 'llama3' }) });
+    const [exact] = await rows(['--calibration', 'l.json'], io);
+    assert.equal(exact!.tokenizer, 'llama3');
+    assert.equal(exact!.corrected, undefined);
+    assert.match(exact!.notes.join('\n'), /not corrected: llama3 is exact/);
+  });
+
+  it('refuses a profile of another target, a profile without one and --tokenizer beside it', async () => {
+    const other = files();
+    assert.equal(await runCli(['count', 'a.prompt', '--target', 'openai/gpt-4o', '--calibration', 'p.json'], other), 2);
+    assert.match(other.stderr, /calibrates anthropic\/claude-sonnet-4\.6, not /);
+    const built = JSON.parse(profileText(claude, correction)) as Record<string, unknown>;
+    delete built.target;
+    const untargeted = files({ 'n.json': JSON.stringify(built) });
+    assert.equal(await runCli(['count', 'a.prompt', '--calibration', 'n.json'], untargeted), 2);
+    assert.match(untargeted.stderr, /n\.json names no target: give --target/);
+    const both = files();
+    assert.equal(await runCli(['count', 'a.prompt', '--tokenizer', 'claude', '--calibration', 'p.json'], both), 2);
   });
 });
 

@@ -16,7 +16,6 @@ import {
   promptSizes,
   tokenCorrectionSchema,
   updateCorrection,
-  type TokenCorrection,
 } from '../../../../src/core/calibrate/tokenCorrection';
 import { resolveProfile } from '../../../../src/core/compare';
 import { countChat, type PromptCount } from '../../../../src/core/count';
@@ -28,26 +27,10 @@ import { getTokenizer } from '../../../../src/core/tokenize/registry';
 import { footnotes, statusLine, tooltipTable } from '../../../../src/extension/surfaces/targetTable';
 import type { DocumentAnalysis } from '../../../../src/extension/analysis/analyzer';
 import { editorAnalysis } from '../../helpers/editorAnalysis';
+import { SIM_ENDPOINT, sampleCorrection } from '../../helpers/tokenCorrection';
 
-const sim = { name: 'sim', baseUrl: 'http://127.0.0.1:1/v1', model: 'prompt-lens-simulator' };
-
-function correction(over: Partial<TokenCorrection> = {}): TokenCorrection {
-  return {
-    tokenizer: 'claude',
-    endpoint: sim,
-    fit: 'line',
-    ratio: 1.1,
-    offset: 10,
-    requests: 4,
-    sizes: 2,
-    samples: [
-      { local: 100, billed: 120, requests: 2 },
-      { local: 200, billed: 230, requests: 2 },
-    ],
-    date: '2026-12-01T22:00:00.000Z',
-    ...over,
-  };
-}
+const sim = SIM_ENDPOINT;
+const correction = sampleCorrection;
 
 describe('token correction from billed usage (#22 item 4)', () => {
   describe('the fit', () => {
