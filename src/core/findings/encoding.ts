@@ -90,19 +90,39 @@ export class TokenMemo {
     return tokens;
   }
 
-  encode(text: string): EncodedText {
+  /** `text`'s chunks and their tokens (the memo's own arrays: read them, never write). */
+  chunks(text: string): EncodedChunks {
     const chunkChars = chunkStarts(text, this.split);
     const parts = chunkChars.map((start, i) => this.encodeChunk(text.slice(start, chunkChars[i + 1] ?? text.length)));
-    const tokens = new Int32Array(parts.reduce((n, p) => n + p.length, 0));
-    const chunkTokens: number[] = [];
-    let at = 0;
-    for (const p of parts) {
-      chunkTokens.push(at);
-      tokens.set(p, at);
-      at += p.length;
-    }
-    return { tokens, chunkChars, chunkTokens };
+    return { chunkChars, parts, length: parts.reduce((n, p) => n + p.length, 0) };
   }
+
+  encode(text: string): EncodedText {
+    const chunks = this.chunks(text);
+    return placeChunks(chunks, new Int32Array(chunks.length), 0);
+  }
+}
+
+/** A text cut into chunks (see EncodedText), each with its tokens; `length` is their total. */
+export interface EncodedChunks {
+  chunkChars: number[];
+  parts: Int32Array[];
+  length: number;
+}
+
+/**
+ * Copies the chunks' tokens into `into` from `at` on; the EncodedText's tokens are that stretch of `into` (a view,
+ * not a copy: a request's messages share its token array).
+ */
+export function placeChunks({ chunkChars, parts, length }: EncodedChunks, into: Int32Array, at: number): EncodedText {
+  const chunkTokens: number[] = [];
+  let offset = 0;
+  for (const p of parts) {
+    chunkTokens.push(offset);
+    into.set(p, at + offset);
+    offset += p.length;
+  }
+  return { tokens: into.subarray(at, at + length), chunkChars, chunkTokens };
 }
 
 /** Index of the last chunk whose start (in `starts`) is ≤ value. */

@@ -41,7 +41,8 @@ function xmlBlocks(
   to: number,
   tags: readonly string[],
 ): Array<{ tag: string; range: SourceRange }> {
-  if (tags.length === 0) return [];
+  // Every tag starts with "<": a message without one has none (the search below is the costlier).
+  if (tags.length === 0 || !hasWithin(text, '<', from, to)) return [];
   const edge = new RegExp(`<(/?)(${tags.map(escapeRegExp).join('|')})(?:\\s[^<>]*)?>`, 'gi');
   const blocks: Array<{ tag: string; range: SourceRange }> = [];
   const open = new Map<string, Array<{ tag: string; start: number }>>();
@@ -61,6 +62,11 @@ function xmlBlocks(
   return blocks.sort((a, b) => a.range.start - b.range.start);
 }
 
+/** Whether `text` has `char` in [from, to) (searching no further: a file can have many messages). */
+function hasWithin(text: string, char: string, from: number, to: number): boolean {
+  return text.slice(from, to).includes(char);
+}
+
 /** Markdown sections headed by one of the headings, up to the next heading of the same or a higher level. */
 function headingSections(
   text: string,
@@ -68,7 +74,7 @@ function headingSections(
   to: number,
   headings: readonly string[],
 ): Array<{ heading: string; range: SourceRange }> {
-  if (headings.length === 0) return [];
+  if (headings.length === 0 || !hasWithin(text, '#', from, to)) return [];
   const body = text.slice(0, to);
   const heading = new RegExp(`^(#{1,6})[ \\t]+(?:${headings.map(escapeRegExp).join('|')})\\b[^\\n]*`, 'gim');
   const anyHeading = /^(#{1,6})[ \t]/gm;

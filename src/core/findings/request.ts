@@ -1,5 +1,5 @@
 import type { ChatRole, ParsedPrompt, PromptMessage, SourceRange, TemplateVariable } from '../prompt/types';
-import type { EncodedText, TokenMemo } from './encoding';
+import { placeChunks, type EncodedChunks, type EncodedText, type TokenMemo } from './encoding';
 
 /**
  * The request as the API sees it, tokenised: system and developer messages first, each message
@@ -36,14 +36,14 @@ export function requestOrder(parsed: ParsedPrompt): number[] {
 
 export function buildRequest(parsed: ParsedPrompt, memo: TokenMemo): PromptRequest {
   const order = requestOrder(parsed).map((index) => ({ m: parsed.messages[index] as PromptMessage, index }));
-  const parts = order.map(({ m }) => memo.encode(m.rendered));
-  const tokens = new Int32Array(parts.reduce((n, p) => n + p.tokens.length + 1, 0));
+  const parts = order.map(({ m }) => memo.chunks(m.rendered));
+  const tokens = new Int32Array(parts.reduce((n, p) => n + p.length + 1, 0));
   const messages: RequestMessage[] = [];
   let at = 0;
   order.forEach(({ m, index }, i) => {
-    const encoded = parts[i] as EncodedText;
     tokens[at++] = ROLE_TOKEN[m.role];
-    tokens.set(encoded.tokens, at);
+    // Each message's tokens are its stretch of the request's: one copy of a workspace's tokens, not two.
+    const encoded = placeChunks(parts[i] as EncodedChunks, tokens, at);
     messages.push({ index, role: m.role, tokenStart: at, tokenEnd: at + encoded.tokens.length, encoded });
     at += encoded.tokens.length;
   });

@@ -242,6 +242,19 @@ describe('retrieved-context regions: edges', () => {
     ]);
   });
 
+  it('finds blocks and headings in whichever message has them, next to messages with no markup', () => {
+    const f = promptFile([
+      ['system', 'plain words only'],
+      ['user', '<documents>a</documents>'],
+      ['assistant', 'no markup'],
+      ['user', '## Context\nb c'],
+    ]);
+    assert.deepEqual(slices(f, detectRegions(f.parsed, f.text, rag)), [
+      ['xml', '<documents>a</documents>'],
+      ['heading', '## Context\nb c'],
+    ]);
+  });
+
   it('a closing tag with nothing open is no region; tags match whatever their case', () => {
     const f = promptFile([['user', '</documents> <Documents>a</DOCUMENTS> z']]);
     assert.deepEqual(slices(f, detectRegions(f.parsed, f.text, rag)), [['xml', '<Documents>a</DOCUMENTS>']]);

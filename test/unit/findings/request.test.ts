@@ -58,6 +58,19 @@ describe('the request as the API sees it', () => {
     );
   });
 
+  it("each message's tokens are its stretch of the request's one array, as encoding the message alone gives them", () => {
+    const parsed = prompt([message('user', 0, 9, 'two words'), message('system', 10, 20, 'one two three')]);
+    const memo = new TokenMemo(wordTokenizer);
+    const request = buildRequest(parsed, memo);
+    for (const m of request.messages) {
+      const alone = memo.encode((parsed.messages[m.index] as PromptMessage).rendered);
+      assert.deepEqual([...m.encoded.tokens], [...alone.tokens]);
+      assert.deepEqual([...m.encoded.tokens], [...request.tokens.subarray(m.tokenStart, m.tokenEnd)]);
+      assert.deepEqual([m.encoded.chunkChars, m.encoded.chunkTokens], [alone.chunkChars, alone.chunkTokens]);
+      assert.equal(m.encoded.tokens.buffer, request.tokens.buffer, 'a view of the request, not a copy');
+    }
+  });
+
   it('finds each message’s filled variables, sorted, inside its range only', () => {
     const parsed = prompt(
       [message('system', 0, 10), message('user', 10, 20)],
