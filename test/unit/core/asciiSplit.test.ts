@@ -5,22 +5,24 @@ import { CL100K_PATTERN, O200K_PATTERN, splitRegex } from '../../../src/core/tok
 import { fuzzParams } from '../helpers/fuzz';
 import { hardText } from '../helpers/hardText';
 
+const asciiParts = [
+  { weight: 12, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 6 }) },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(' ', '  ', '\t', '\n', '\r\n', ' \n ', "'s", "'LL", "'re", "'", '//', '\n/'),
+  },
+  { weight: 4, arbitrary: fc.stringMatching(/^[A-Za-z]{1,8}$/) },
+  { weight: 2, arbitrary: fc.stringMatching(/^[0-9]{1,7}$/) },
+];
+/** Only ASCII: the hand-written paths must decide every piece. */
+const pureAscii = fc.array(fc.oneof(...asciiParts), { maxLength: 30 }).map((parts) => parts.join(''));
 /** Mostly ASCII, where the hand-written paths decide, with a few characters that make them defer. */
 const asciiHeavy = fc
   .array(
-    fc.oneof(
-      { weight: 12, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 6 }) },
-      {
-        weight: 6,
-        arbitrary: fc.constantFrom(' ', '  ', '\t', '\n', '\r\n', ' \n ', "'s", "'LL", "'re", "'", '//', '\n/'),
-      },
-      { weight: 4, arbitrary: fc.stringMatching(/^[A-Za-z]{1,8}$/) },
-      { weight: 2, arbitrary: fc.stringMatching(/^[0-9]{1,7}$/) },
-      {
-        weight: 1,
-        arbitrary: fc.constantFrom('é', '\u0301', 'ſ', '\u00A0', '\u0085', '\uFEFF', '٣', 'Ω', '日', '😀', '\uD800'),
-      },
-    ),
+    fc.oneof(...asciiParts, {
+      weight: 1,
+      arbitrary: fc.constantFrom('é', '\u0301', 'ſ', '\u00A0', '\u0085', '\uFEFF', '٣', 'Ω', '日', '😀', '\uD800'),
+    }),
     { maxLength: 30 },
   )
   .map((parts) => parts.join(''));
@@ -44,6 +46,18 @@ describe('ASCII paths of the split patterns', () => {
           }
         }),
         fuzzParams(20261203, 2000, true),
+      );
+    });
+
+    it(`${name}: decides every piece of ASCII text itself, where the regular expression ends it (property)`, () => {
+      assert.ok(pieceEnd, 'has an ASCII path');
+      fc.assert(
+        fc.property(pureAscii, (text) => {
+          regex.lastIndex = 0;
+          for (let match = regex.exec(text); match; match = regex.exec(text))
+            assert.equal(pieceEnd(text, match.index), regex.lastIndex, `${JSON.stringify(text)} at ${match.index}`);
+        }),
+        fuzzParams(20261202, 2000, true),
       );
     });
 

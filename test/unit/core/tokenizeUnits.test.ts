@@ -88,6 +88,34 @@ describe('estimateFromSamples', () => {
   });
 });
 
+describe('estimateFromSamples, where the windows fall', () => {
+  it('samples evenly spaced windows: half the text counting 1 per character, half 0, is estimated at half', () => {
+    const length = 4 * SAMPLE_WINDOWS * SAMPLE_CHARS;
+    const text = 'a'.repeat(length / 2) + ' '.repeat(length / 2);
+    // Windows start at i × length/16: eight in the a's, eight in the spaces.
+    const tokenizer: Tokenizer = { ...charCounter(), countBase: (t) => t.split('a').length - 1, finish: (n) => n };
+    assert.equal(estimateFromSamples(text, tokenizer), length / 2);
+  });
+
+  // After one 'a', every window but the first starts on an even index: the second half of a pair, which it moves past.
+  for (const [name, pair] of [
+    ['U+10000 (low surrogate DC00)', '\u{10000}'],
+    ['U+103FF (low surrogate DFFF)', '\u{103FF}'],
+  ] as const)
+    it(`moves a window's start and end off the second half of a surrogate pair: ${name}`, () => {
+      const tokenizer = charCounter();
+      estimateFromSamples('a' + pair.repeat(SAMPLE_WINDOWS * SAMPLE_CHARS), tokenizer);
+      assert.equal(tokenizer.seen.length, SAMPLE_WINDOWS);
+      // The first starts on the 'a', at an odd index, and its end (an even index) moves one on.
+      assert.equal(tokenizer.seen[0], 'a' + pair.repeat(SAMPLE_CHARS / 2));
+      for (const sample of tokenizer.seen.slice(1)) {
+        assert.ok(sample.startsWith(pair), 'starts on a whole character');
+        assert.ok(sample.endsWith(pair), 'ends on a whole character');
+        assert.equal(sample.length, SAMPLE_CHARS);
+      }
+    });
+});
+
 interface Vectors {
   texts: Record<string, string>;
   /** Per tokenizer: each text's ids (byte-level families), or its count (SentencePiece families, long texts). */
@@ -385,6 +413,15 @@ describe('IncrementalCounter, exactly', () => {
     assert.equal(counter.apply({ offset: 0, removed: 3, inserted: '' }), 0);
     assert.equal(counter.length, 0);
     assert.equal(counter.apply({ offset: 0, removed: 0, inserted: 'abc def' }), 2);
+  });
+
+  it('re-counts the chunk before an edit at a chunk boundary: 12|⎵45 + 3 is 123⎵45, 3 tokens', () => {
+    // Chunks "12" and " 45" (safe after a digit before a non-digit); digits group by three.
+    const counter = new IncrementalCounter(o200k, '12 45', 1);
+    assert.equal(counter.count, 3);
+    assert.equal(counter.apply({ offset: 2, removed: 0, inserted: '3' }), 3);
+    assert.equal(o200k.count('123 45'), 3);
+    assert.equal(o200k.count('12') + o200k.count('3 45'), 4);
   });
 
   it('updateTo: the same text is no edit; another is one edit between common start and end', () => {
