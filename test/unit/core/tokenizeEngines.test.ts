@@ -163,6 +163,15 @@ describe('SentencePiece-style BPE on a hand-made vocabulary', () => {
     assert.equal(dummy.count(''), 0);
   });
 
+  it('counts a continuation (text after a special token) with no ▁ prepended, when the model prepends one', () => {
+    const dummy = TINY_TOKENIZERS.sentencePieceDummy();
+    // "a" alone is ▁ + a; continuing, a. "x y" continuing is x, ▁y → x + ▁ + y's byte.
+    assert.equal(dummy.countContinuation?.('a'), 1);
+    assert.equal(dummy.countContinuation?.('x y'), 3);
+    assert.equal(dummy.countContinuation?.(' x'), 1);
+    assert.equal(sp().countContinuation, undefined);
+  });
+
   it('is exact, keeps the whole text as one chunk, and lists the vocabulary’s specials', () => {
     assert.equal(sp().exact, true);
     assert.equal(sp().id, 'gemma3');
