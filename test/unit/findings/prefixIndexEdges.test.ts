@@ -3,7 +3,9 @@ import { MAX_BREAKER_SPANS, PrefixIndex, type PrefixIndexOptions } from '../../.
 import { DEFAULT_FINDING_SETTINGS } from '../../../src/core/findings/settings';
 import { parsePrompt } from '../../../src/core/prompt/parse';
 import type { ChatRole } from '../../../src/core/prompt/types';
-import { hashTokens } from '../../../src/core/findings/tokenSeq';
+import { TokenMemo } from '../../../src/core/findings/encoding';
+import { buildRequest } from '../../../src/core/findings/request';
+import { compareTokens, hashTokens } from '../../../src/core/findings/tokenSeq';
 import type { Tokenizer, TokenizerId } from '../../../src/core/tokenize/types';
 import { promptFile, wordTokenizer, words } from './helpers';
 
@@ -504,6 +506,66 @@ describe('prefix index edges: kept state', () => {
       ['b', 'c'],
     );
     assert.equal(i.groupOf('a'), undefined);
+  });
+
+  it('keeps files in request-token order, then by name, whatever order they come and go in', () => {
+    // Short messages over three words: many share long prefixes, many are equal, some are others' prefixes.
+    let seed = 7;
+    const next = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff), (seed >>> 8) % n);
+    const texts = new Map<string, string>();
+    for (let k = 0; k < 60; k++)
+      texts.set(`f${String(k).padStart(2, '0')}`, Array.from({ length: 1 + next(6) }, () => 'xyz'[next(3)]).join(' '));
+    const memo = new TokenMemo(wordTokenizer);
+    const tokens = (file: string) => buildRequest(promptFile([['system', texts.get(file)!]]).parsed, memo).tokens;
+    // The plain comparison the index's binary search must agree with.
+    const sorted = () =>
+      [...texts.keys()].sort((a, b) => compareTokens(tokens(a), tokens(b)) || (a < b ? -1 : a > b ? 1 : 0));
+    const i = index();
+    const files = [...texts.keys()];
+    for (let k = files.length - 1; k > 0; k--) {
+      const j = next(k + 1);
+      [files[k], files[j]] = [files[j]!, files[k]!];
+    }
+    for (const file of files) add(i, file, [['system', texts.get(file)!]]);
+    assert.deepEqual(i.files(), sorted());
+    // Every file is found again (a lookup that missed would throw), then a third change their text.
+    for (const file of files) assert.equal(i.textOf(file), promptFile([['system', texts.get(file)!]]).text);
+    for (const file of files.filter((_, k) => k % 3 === 0)) {
+      texts.set(file, Array.from({ length: 1 + next(6) }, () => 'xyz'[next(3)]).join(' '));
+      add(i, file, [['system', texts.get(file)!]]);
+    }
+    assert.deepEqual(i.files(), sorted());
+    for (const file of files.filter((_, k) => k % 2 === 0)) {
+      i.remove(file);
+      texts.delete(file);
+    }
+    assert.deepEqual(i.files(), sorted());
+  });
+
+  it('holds no first message and no bucket that no file has: an editor session’s edits leave nothing behind', () => {
+    const i = index();
+    const held = () => {
+      const state = i as unknown as {
+        firsts: Map<string, Array<{ holders: number }>>;
+        tails: Map<string, Map<Int32Array, unknown>>;
+      };
+      return {
+        firsts: [...state.firsts.values()].map((same) => same.map((s) => s.holders)),
+        tails: [...state.tails.values()].map((bucket) => bucket.size),
+      };
+    };
+    const tail = words(40, 't');
+    add(i, 'a', [['system', `alpha ${tail}`]]);
+    add(i, 'b', [['system', `alpha ${tail}`]]);
+    // One first message held twice, one bucket with one first message in it.
+    assert.deepEqual(held(), { firsts: [[2]], tails: [1] });
+    // a is edited word by word: each version replaces the one before.
+    for (let k = 0; k < 5; k++) add(i, 'a', [['system', `alpha${k} ${tail}`]]);
+    assert.deepEqual(held(), { firsts: [[1], [1]], tails: [2] });
+    add(i, 'c', [['system', words(3)]]);
+    assert.deepEqual(held(), { firsts: [[1], [1], [1]], tails: [2] });
+    for (const file of ['a', 'b', 'c']) i.remove(file);
+    assert.deepEqual(held(), { firsts: [], tails: [] });
   });
 
   it('first messages whose hashes collide stay two messages (a near miss), not one', () => {

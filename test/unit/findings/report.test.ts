@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { TokenCorrection } from '../../../src/core/calibrate/tokenCorrection';
 import { linearCostModel, type LinearCostParams } from '../../../src/core/findings/costModel';
 import {
   buildReport,
@@ -139,6 +140,61 @@ describe('workspace report (buildReport)', () => {
       ['rules/all.instructions.md'],
     );
     assert.deepEqual(always(), []);
+  });
+});
+
+describe('workspace report with a token correction', () => {
+  // An approximate tokenizer (claude: no chat overhead here): a and b count 1,100 system words + 2 user words, 1,102.
+  const CLAUDE: Tokenizer = { ...wordTokenizer, id: 'claude' };
+  const CORRECTION: TokenCorrection = {
+    tokenizer: 'claude',
+    endpoint: { name: 'proxy', baseUrl: 'http://127.0.0.1:9', model: 'm' },
+    fit: 'line',
+    ratio: 1.5,
+    offset: 10,
+    requests: 1234,
+    sizes: 3,
+    samples: [{ local: 100, billed: 160, requests: 1234 }],
+    date: '2026-12-01',
+  };
+  const corrected = (tokenizer: Tokenizer, correction?: TokenCorrection) =>
+    buildReport(WORKSPACE.slice(1, 3), {
+      tokenizer,
+      costModel: linearCostModel(PARAMS),
+      settings: SETTINGS,
+      ...(correction ? { correction } : {}),
+    });
+
+  it('every figure is on the corrected count, and the target says from how many requests and how', () => {
+    assert.deepEqual(
+      corrected(CLAUDE).files.map((f) => f.tokens),
+      [1102, 1102],
+    );
+    const report = corrected(CLAUDE, CORRECTION);
+    // 1.5 × 1,102 + 10 = 1,663 tokens: TTFT 100 + 166.3 ms, $2 per million.
+    for (const f of report.files) {
+      assert.equal(f.tokens, 1663);
+      close(f.ttftMs, 266.3);
+      close(f.costUsd!, 0.003326);
+    }
+    assert.deepEqual(
+      report.cacheGroups[0]!.members.map((m) => m.promptTokens),
+      [1663, 1663],
+    );
+    assert.deepEqual(report.target.tokensCorrected, {
+      requests: 1234,
+      formula: 'billed ≈ 1.5000 × local + 10.0 (3 prompt sizes)',
+    });
+  });
+
+  it('a correction of another tokenizer, or of an exact one, changes nothing and is not mentioned', () => {
+    for (const report of [
+      corrected(CLAUDE, { ...CORRECTION, tokenizer: 'gemini' }),
+      corrected(TOKENIZER, { ...CORRECTION, tokenizer: 'cl100k_base' }),
+    ]) {
+      assert.equal('tokensCorrected' in report.target, false);
+      assert.notEqual(report.files[0]!.tokens, 1663);
+    }
   });
 });
 

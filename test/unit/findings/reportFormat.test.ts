@@ -264,6 +264,35 @@ const MD_CONDITIONAL = [
   '## Findings',
 ];
 
+describe('workspace report: counts corrected by the endpoint’s bills', () => {
+  const corrected = (): PromptReport => {
+    const r = report();
+    r.target.tokensCorrected = { requests: 1234, formula: 'billed ≈ 1.5000 × local + 10.0 (3 prompt | sizes)' };
+    return r;
+  };
+
+  it('the text says so under the scenario line, with the requests and the formula', () => {
+    assert.deepEqual(formatReport(corrected()).split('\n').slice(4, 8), [
+      'Target: m · gpu (vLLM, server-side) · tokenizer o200k_base · cache: ≥ 1,024 tokens in steps of 128',
+      'TTFT and $/call: cold (nothing cached), 8 concurrent requests, 256 output tokens',
+      'Token counts corrected from 1,234 requests: billed ≈ 1.5000 × local + 10.0 (3 prompt | sizes)',
+      '',
+    ]);
+  });
+
+  it('the Markdown says so under the note on cold figures, the formula escaped', () => {
+    const lines = reportMarkdown(corrected(), (file, line) => `open:${file}#${line}`).split('\n');
+    const at = lines.findIndex((l) => l.startsWith('_TTFT and $/call are cold'));
+    assert.deepEqual(lines.slice(at + 1, at + 3), [
+      '_Token counts corrected from 1,234 requests: billed ≈ 1.5000 × local + 10.0 (3 prompt \\| sizes)._',
+      '',
+    ]);
+    // Without a correction, no such line.
+    const plain = reportMarkdown(report(), (file, line) => `open:${file}#${line}`).split('\n');
+    assert.equal(plain[plain.findIndex((l) => l.startsWith('_TTFT and $/call are cold')) + 1], '');
+  });
+});
+
 describe('workspace report as Markdown (reportMarkdown)', () => {
   const link = (file: string, line: number) => `open:${file}#${line}`;
 
