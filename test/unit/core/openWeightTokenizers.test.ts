@@ -156,27 +156,44 @@ describe("mistral-7b-instruct-v0.3: its stored template counts mistral-common's 
   });
 });
 
+describe('mixtral-8x7b: the current template takes a system message', () => {
+  it('joins it to the first user turn, as Mixtral-8x7B-Instruct-v0.1 renders it, and counts it (no fallback)', () => {
+    const messages = [
+      { role: 'system' as const, content: 'Be brief.' },
+      { role: 'user' as const, content: 'user message' },
+    ];
+    const template = chatTemplateForModel('mistralai/Mixtral-8x7B-Instruct-v0.1')!;
+    assert.equal(renderChat(template, messages).text, '<s> [INST] Be brief.\n\nuser message [/INST]');
+    const mistral = getTokenizer('mistral');
+    const counted = countPrompt(parsePrompt('m.json', JSON.stringify({ messages })), mistral, mistral, 'mixtral-8x7b');
+    assert.equal(counted.templateError, undefined);
+    assert.equal(counted.template?.id, 'mixtral-8x7b');
+    assert.equal(counted.inputTokens, reference('mistral').count('<s> [INST] Be brief.\n\nuser message [/INST]'));
+  });
+});
+
+/** Generated chats: an optional system message, then 1–4 alternating user/assistant turns of adversarial text. */
+function generatedChat() {
+  const content = text.filter((t) => t.trim().length > 0);
+  return fc
+    .record({
+      system: fc.option(content, { nil: undefined }),
+      turns: fc.array(content, { minLength: 1, maxLength: 4 }),
+    })
+    .map(({ system, turns }) => [
+      ...(system === undefined ? [] : [{ role: 'system' as const, content: system }]),
+      ...turns.map((c, i) => ({ role: i % 2 === 0 ? ('user' as const) : ('assistant' as const), content: c })),
+    ]);
+}
+
 interface MistralTs {
   getTokenizer(version: 'v1', tekken: false): { encode(text: string, bos: boolean, eos: boolean): readonly number[] };
 }
 
 describe('chat counts equal the reference tokenizer on the rendered template (property over generated chats)', function () {
   this.timeout(120_000);
-  const content = text.filter((t) => t.trim().length > 0);
-  // Alternating user/assistant turns (what every template accepts), optionally after a system message (Mixtral's
-  // template refuses any role but user and assistant: its chats have none).
-  const chatOf = (withSystem: boolean) =>
-    fc
-      .record({
-        system: withSystem ? fc.option(content, { nil: undefined }) : fc.constant(undefined),
-        turns: fc.array(content, { minLength: 1, maxLength: 4 }),
-      })
-      .map(({ system, turns }) => [
-        ...(system === undefined ? [] : [{ role: 'system' as const, content: system }]),
-        ...turns.map((c, i) => ({ role: i % 2 === 0 ? ('user' as const) : ('assistant' as const), content: c })),
-      ])
-      .filter((messages) => messages[messages.length - 1]?.role === 'user');
-  const USER_ASSISTANT_ONLY = new Set(['mixtral-8x7b']);
+  // Alternating user/assistant turns (what every template accepts), optionally after a system message.
+  const chat = generatedChat().filter((messages) => messages[messages.length - 1]?.role === 'user');
   for (const template of chatTemplates()) {
     const family = template.tokenizer as ReferenceFamily;
     if (!FAMILIES.includes(family)) continue;
@@ -186,7 +203,7 @@ describe('chat counts equal the reference tokenizer on the rendered template (pr
       const specials = templateSpecials(template);
       const ref = template.prepend_scheme === 'first' ? mistralV3Reference(specials ?? []) : reference(family);
       fc.assert(
-        fc.property(chatOf(!USER_ASSISTANT_ONLY.has(template.id)), (messages) => {
+        fc.property(chat, (messages) => {
           const counted = countWithTemplate(template, messages, ours);
           const rendered = renderChat(template, messages).text;
           return counted.inputTokens === ref.count(rendered) && counted.templateTokens > 0;
@@ -212,16 +229,7 @@ describe('gpt-oss: the harmony template counted as o200k_harmony tokenizes it (t
       '<|call|>': 200012,
     });
   const template = chatTemplateForModel('openai/gpt-oss-120b');
-  const content = text.filter((t) => t.trim().length > 0);
-  const chat = fc
-    .record({
-      system: fc.option(content, { nil: undefined }),
-      turns: fc.array(content, { minLength: 1, maxLength: 4 }),
-    })
-    .map(({ system, turns }) => [
-      ...(system === undefined ? [] : [{ role: 'system' as const, content: system }]),
-      ...turns.map((c, i) => ({ role: i % 2 === 0 ? ('user' as const) : ('assistant' as const), content: c })),
-    ]);
+  const chat = generatedChat();
 
   it('is the template for gpt-oss models, on o200k_base', () => {
     assert.equal(template?.id, 'gpt-oss');
