@@ -38,13 +38,13 @@ const SPLIT = /\n(?=[^\s/])/g;
 function chunkStarts(text: string, split: boolean): number[] {
   if (!split) return [0];
   const lineStarts = [0];
-  let last = 0;
-  for (const m of text.matchAll(SPLIT)) {
+  // The first line start at least CHUNK_CHARS after the last one kept: the search starts there, so the
+  // line starts in between (a few per chunk) are never matched.
+  SPLIT.lastIndex = CHUNK_CHARS - 1;
+  for (let m = SPLIT.exec(text); m; m = SPLIT.exec(text)) {
     const at = m.index + 1;
-    if (at - last >= CHUNK_CHARS) {
-      lineStarts.push(at);
-      last = at;
-    }
+    lineStarts.push(at);
+    SPLIT.lastIndex = at + CHUNK_CHARS - 1;
   }
   const starts: number[] = [];
   lineStarts.forEach((start, i) => {
@@ -67,8 +67,10 @@ export class TokenMemo {
    * newer generation is full, the older one is dropped. Chunks in use stay; a workspace of unique
    * text costs no bookkeeping per chunk beyond its insertion.
    */
-  private recent = new Map<string, Int32Array>();
-  private older = new Map<string, Int32Array>();
+  // Plain arrays, not typed ones: a small typed array each is an off-heap buffer the garbage collector
+  // must track and free (most of a 10,000-file scan's collection time); the request copies them anyway.
+  private recent = new Map<string, readonly number[]>();
+  private older = new Map<string, readonly number[]>();
   private readonly split: boolean;
 
   constructor(
@@ -78,10 +80,10 @@ export class TokenMemo {
     this.split = SPLIT_SAFE_TOKENIZERS.has(tokenizer.id) || !tokenizer.exact;
   }
 
-  private encodeChunk(text: string): Int32Array {
+  private encodeChunk(text: string): readonly number[] {
     let tokens = this.recent.get(text);
     if (tokens) return tokens;
-    tokens = this.older.get(text) ?? Int32Array.from(this.tokenizer.encode(text));
+    tokens = this.older.get(text) ?? this.tokenizer.encode(text);
     if (this.recent.size >= this.maxChunks) {
       this.older = this.recent;
       this.recent = new Map();
@@ -106,7 +108,7 @@ export class TokenMemo {
 /** A text cut into chunks (see EncodedText), each with its tokens; `length` is their total. */
 export interface EncodedChunks {
   chunkChars: number[];
-  parts: Int32Array[];
+  parts: ReadonlyArray<readonly number[]>;
   length: number;
 }
 

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { charOffsetAfterTokens, TokenMemo, tokensBefore } from '../../../src/core/findings/encoding';
 import { chunkLengths } from '../../../src/core/tokenize/boundaries';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
+import { fuzzParams } from '../helpers/fuzz';
 import { wordTokenizer } from './helpers';
 
 // Pieces chosen to stress the pre-tokeniser around line starts: indentation, blank lines,
@@ -83,6 +84,28 @@ describe('chunk starts and the chunk memo', () => {
       '\n',
     );
     assert.deepEqual(starts(text), [0, 400, 700]);
+  });
+
+  it('chunk starts: each the first split point 256 or more after the previous; longer stretches cut at safe points', () => {
+    const line = fc.tuple(fc.constantFrom('a', ' ', '/', '\t', 'é'), fc.nat(600));
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 30 }), (lines) => {
+        const text = lines.map(([first, length]) => first + 'b '.repeat(length >> 1)).join('\n');
+        const lineStarts = [0];
+        for (let i = 0; i < text.length; i++)
+          if (text[i] === '\n' && /[^\s/]/.test(text[i + 1] ?? ' ') && i + 1 - lineStarts.at(-1)! >= 256)
+            lineStarts.push(i + 1);
+        const expected = lineStarts.flatMap((start, k) => {
+          const end = lineStarts[k + 1] ?? text.length;
+          if (end - start <= 1024) return [start];
+          const cuts = [start];
+          for (const length of chunkLengths(text, start, end, 256)) cuts.push(cuts.at(-1)! + length);
+          return cuts.filter((at) => at < end);
+        });
+        assert.deepEqual(starts(text), expected);
+      }),
+      fuzzParams(21, 200, true),
+    );
   });
 
   it('cuts a line longer than 1024 characters at safe points, and no shorter line', () => {
