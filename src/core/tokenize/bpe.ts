@@ -116,6 +116,7 @@ export class BytePairEncoder {
     const text = LONE_SURROGATE.test(piece) ? piece.replace(LONE_SURROGATES, '\uFFFD') : piece;
     const whole = this.textRanks.get(text);
     ids = whole !== undefined ? [whole] : this.merge(text);
+    // Stryker disable next-line all: the cache's bound changes memory, not ids (a piece not cached is merged again).
     if (this.cache.size >= CACHE_ENTRIES) this.cache.clear();
     this.cache.set(piece, ids);
     return ids;
@@ -125,6 +126,7 @@ export class BytePairEncoder {
   private merge(text: string): number[] {
     const bytes = utf8Bytes(text);
     const rank = (from: number, to: number): number => this.rankOf(text, bytes, from, to);
+    // Stryker disable next-line all: which loop merges is speed, not ids (tokenizeEngines.test.ts checks both loops).
     const starts = bytes.length <= LINEAR_MERGE_MAX ? mergeLinear(bytes.length, rank) : mergeHeap(bytes.length, rank);
     const ids = new Array<number>(starts.length - 1);
     for (let i = 0; i + 1 < starts.length; i++) ids[i] = rank(starts[i] as number, starts[i + 1] as number);
@@ -260,6 +262,7 @@ class MinHeap {
   size = 0;
 
   constructor(capacity: number) {
+    // Stryker disable next-line MethodExpression: a smaller first capacity only grows sooner (push doubles it).
     this.items = new Float64Array(Math.max(16, capacity));
   }
 

@@ -52,6 +52,7 @@ export function sentencePieceTokenizer(
     if (ids) return ids;
     const whole = ranks.get(piece);
     ids = whole !== undefined ? [whole] : merge(piece, ranks, byteIds, encoder);
+    // Stryker disable next-line all: the cache's bound changes memory, not ids (a piece not cached is merged again).
     if (cache.size >= CACHE_ENTRIES) cache.clear();
     cache.set(piece, ids);
     return ids;
@@ -109,6 +110,7 @@ function merge(
   starts.push(piece.length);
   const symbols = starts.length - 1;
   const rank = (from: number, to: number): number => ranks.get(piece.slice(from, to)) ?? Infinity;
+  // Stryker disable next-line all: which loop merges is speed, not ids (tokenizeEngines.test.ts checks both loops).
   const bounds = symbols <= LINEAR_MERGE_MAX ? mergeLinear(starts, rank) : mergeHeap(starts, rank);
   const ids: number[] = [];
   for (let i = 0; i + 1 < bounds.length; i++) {

@@ -548,6 +548,12 @@ describe('countSliced on a scripted clock (performance.now replaced: no real tim
     assert.equal(result.tokens, o200k.count(text));
   });
 
+  it('yields when a slice has run exactly sliceMs (10 ms slices of 10 ms counts)', async () => {
+    const progress: number[] = [];
+    await countSliced(text, slow, { sliceMs: 10, onProgress: (p) => progress.push(p) });
+    assert.deepEqual(progress, [...lengths.slice(0, -1).map((_, i) => after(i + 1)), 1]);
+  });
+
   it('never yields inside a slice: with a 1,000,000 ms slice, progress is only the end', async () => {
     const progress: number[] = [];
     const result = await countSliced(text, slow, { sliceMs: 1e6, onProgress: (p) => progress.push(p) });
