@@ -268,7 +268,8 @@ describe('retrieved-context regions: edges', () => {
   });
 
   it('no tags or headings configured: none found', () => {
-    const f = promptFile([['user', '<documents>a</documents>\n## Context\nb']]);
+    // `<>…</>` would be a block of the empty tag, and `# x` a section of the empty heading.
+    const f = promptFile([['user', '<documents>a</documents>\n## Context\nb <>c</> d\n# x\ne']]);
     assert.deepEqual(detectRegions(f.parsed, f.text, { ...rag, tags: [], headings: [] }), []);
   });
 
