@@ -64,7 +64,12 @@ export function countPrompt(
   counter: TextCounter = tokenizer,
   model: string | undefined = parsed.settings.model,
 ): PromptCount {
-  const messages = parsed.messages.map((m) => ({ role: m.role, content: m.rendered }));
+  const messages = parsed.messages.map((m) => ({
+    role: m.role,
+    content: m.rendered,
+    ...(m.toolCalls ? { toolCalls: m.toolCalls } : {}),
+    ...(m.toolCallId === undefined ? {} : { toolCallId: m.toolCallId }),
+  }));
   return {
     ...countChat(messages, tokenizer, counter, model, parsed.settings.request),
     variables: unfilledVariables(parsed),
@@ -88,15 +93,18 @@ export function countChat(
   model?: string,
   declared: RequestDeclarations = {},
 ): ChatCount {
-  const counts = messages.map((m) => ({ role: m.role, tokens: counter.count(m.content) }));
+  // Without a template, an assistant's tool calls count as their function name and arguments text (see toolCallNote).
+  const counts = messages.map((m) => ({ role: m.role, tokens: counter.count(m.content) + toolCallTokens(m, counter) }));
   const contentTokens = counts.reduce((sum, m) => sum + m.tokens, 0);
   const common = { tokenizer: tokenizer.id, exact: tokenizer.exact, contentTokens };
   const declaring = declared.tools !== undefined || declared.responseFormat !== undefined;
   const extra = declaring ? countDeclared(declared, tokenizer, counter, model) : undefined;
+  const calling = messages.some((m) => m.toolCalls?.length);
+  const approximations = [...(extra?.approximate ?? []), ...(calling ? [toolCallNote(tokenizer)] : [])];
   const overhead = {
     ...common,
     ...(extra ? { declaredTokens: extra.tokens } : {}),
-    ...(extra && extra.approximate.length > 0 ? { exact: false, approximations: extra.approximate } : {}),
+    ...(approximations.length > 0 ? { exact: false, approximations } : {}),
     inputTokens: withChatOverhead(contentTokens, counts.length, tokenizer.id) + (extra?.tokens ?? 0),
     messages: counts,
   };
@@ -110,7 +118,10 @@ export function countChat(
       inputTokens: counted.inputTokens,
       messages: counted.messages,
       templateTokens: counted.templateTokens,
-      template: { ...counted.template, assumed: [...counted.template.assumed, ...declaredNotes(template, declared)] },
+      template: {
+        ...counted.template,
+        assumed: [...counted.template.assumed, ...declaredNotes(template, declared, calling)],
+      },
     };
   } catch (error) {
     return {
@@ -121,8 +132,14 @@ export function countChat(
 }
 
 /** What a template does with the declarations, said beside its assumptions (the count is exact either way). */
-function declaredNotes(template: ChatTemplate, declared: RequestDeclarations): string[] {
+function declaredNotes(template: ChatTemplate, declared: RequestDeclarations, calling: boolean): string[] {
   const notes: string[] = [];
+  if (calling)
+    notes.push(
+      template.template.includes('tool_calls')
+        ? "tool calls rendered by the model's template, arguments parsed as JSON as vLLM does"
+        : 'tool calls not rendered: this template has no place for them',
+    );
   if (declared.tools) {
     const rendered = template.template.includes('tools');
     notes.push(rendered ? 'tools rendered by the template' : 'tools not rendered: this template has no place for them');
@@ -130,6 +147,24 @@ function declaredNotes(template: ChatTemplate, declared: RequestDeclarations): s
   if (declared.responseFormat)
     notes.push('response_format constrains decoding (vLLM, SGLang structured outputs): not in the prompt');
   return notes;
+}
+
+/** An assistant message's tool calls without a template: each function's name and arguments text. */
+function toolCallTokens(message: ChatMessage, counter: TextCounter): number {
+  let tokens = 0;
+  for (const call of message.toolCalls ?? [])
+    tokens += counter.count(call.function.name) + counter.count(call.function.arguments);
+  return tokens;
+}
+
+/** Why tool calls counted without a template are approximate. */
+function toolCallNote(tokenizer: Tokenizer): string {
+  const openai = tokenizer.id === 'o200k_base' || tokenizer.id === 'cl100k_base';
+  return `tool calls in messages counted as function name + arguments text: ${
+    openai
+      ? 'OpenAI publishes no rule for tool calls in the history'
+      : `no published rule for how ${tokenizer.id} bills them`
+  }`;
 }
 
 /** The chat template `model`'s server renders with, when it is one this tokenizer counts (else the overhead rule). */

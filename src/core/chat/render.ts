@@ -1,11 +1,13 @@
 import { Template } from '@huggingface/jinja';
-import type { ChatRole } from '../prompt/types';
+import type { ChatRole, ToolCall } from '../prompt/types';
 import type { ChatTemplate } from './templates';
 
 /** A message as the template receives it (OpenAI request shape). */
 export interface TemplateMessage {
   role: ChatRole;
   content: string;
+  toolCalls?: readonly ToolCall[];
+  toolCallId?: string;
 }
 
 /** What a request declares besides its messages, rendered the way the template renders it. */
@@ -42,13 +44,46 @@ export function renderChat(
     compiled.set(template.id, compiledTemplate);
   }
   const text = compiledTemplate.render({
-    messages: messages.map((m) => ({ role: m.role, content: m.content })),
+    messages: messages.map(templateMessage),
     bos_token: template.bos_token,
     eos_token: template.eos_token,
     add_generation_prompt: true,
     ...(extras.tools && extras.tools.length > 0 ? { tools: extras.tools } : {}),
   });
   return { text, spans: locate(text, messages), assumed: assumptions(template) };
+}
+
+/**
+ * A message as vLLM hands it to the template: an assistant's `tool_calls` with each `function.arguments` parsed from
+ * its JSON text into an object (empty or missing arguments become `{}`), as vLLM's `_postprocess_messages`
+ * (vllm/entrypoints/chat_utils.py) does, so templates render them with `tojson`; a tool message keeps its
+ * `tool_call_id`. Arguments that are not JSON throw, as vLLM rejects such a request. (TGI differs: it replaces the
+ * message by the JSON text of its tool calls — test/fixtures/captures/engine/tgi-llama-3.1-8b-tool-reply.json.)
+ */
+function templateMessage(m: TemplateMessage): Record<string, unknown> {
+  return {
+    role: m.role,
+    content: m.content,
+    ...(m.toolCalls && m.toolCalls.length > 0
+      ? {
+          tool_calls: m.toolCalls.map((call) => ({
+            ...(call.id === undefined ? {} : { id: call.id }),
+            type: call.type,
+            function: { name: call.function.name, arguments: parsedArguments(call) },
+          })),
+        }
+      : {}),
+    ...(m.toolCallId === undefined ? {} : { tool_call_id: m.toolCallId }),
+  };
+}
+
+function parsedArguments({ function: f }: ToolCall): unknown {
+  if (f.arguments === '') return {};
+  try {
+    return JSON.parse(f.arguments) as unknown;
+  } catch {
+    throw new Error(`tool call ${f.name}: arguments are not JSON (vLLM rejects such a request)`);
+  }
 }
 
 /** Each message's text in order, found as written or trimmed (Llama's and Gemma's templates trim). */

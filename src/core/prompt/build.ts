@@ -2,7 +2,15 @@ import type { PromptFormat } from './formats';
 import { splitRoleSections } from './roles';
 import type { TemplateLanguage } from './templateLanguage';
 import { renderVariables } from './variables';
-import type { ChatRole, ParseError, ParsedPrompt, PromptSettings, SourceRange, TemplateVariable } from './types';
+import type {
+  ChatRole,
+  ToolCall,
+  ParseError,
+  ParsedPrompt,
+  PromptSettings,
+  SourceRange,
+  TemplateVariable,
+} from './types';
 
 export interface Section {
   role: ChatRole;
@@ -13,6 +21,9 @@ export interface Section {
   textOffset?: number;
   /** Maps an offset in `text` to the file where the text is re-indented (a YAML literal block). */
   locate?: (offsetInText: number) => number;
+  /** An assistant message's tool calls; a tool message's `tool_call_id`. */
+  toolCalls?: ToolCall[];
+  toolCallId?: string;
 }
 
 /** Turns located message texts into a ParsedPrompt: variables found, filled from the sample data. */
@@ -30,7 +41,14 @@ export function buildPrompt(
     const placed = section.textOffset !== undefined || section.locate !== undefined;
     // A loop, not push(...): a message can hold more variables than a call takes arguments.
     for (const v of result.variables) variables.push(placed ? v : { ...v, range: section.range });
-    return { role: section.role, text: section.text, rendered: result.rendered, range: section.range };
+    return {
+      role: section.role,
+      text: section.text,
+      rendered: result.rendered,
+      range: section.range,
+      ...(section.toolCalls ? { toolCalls: section.toolCalls } : {}),
+      ...(section.toolCallId !== undefined ? { toolCallId: section.toolCallId } : {}),
+    };
   });
   return { format, engine: language.engine, messages, variables, settings, errors };
 }

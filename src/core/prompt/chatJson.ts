@@ -5,6 +5,7 @@ import {
   declarations,
   functionTools,
   responseFormatSchema,
+  toolCalls,
   type RequestDeclarations,
   type ResponseFormat,
 } from './declarations';
@@ -20,6 +21,8 @@ const Message = z
   .object({
     role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
     content: z.union([z.string(), z.array(Part), z.null()]).optional(),
+    tool_calls: z.unknown().optional(),
+    tool_call_id: z.unknown().optional(),
   })
   .loose();
 const ChatRequest = z
@@ -75,11 +78,24 @@ export function parseChatJson(text: string, userPatterns: readonly RegExp[]): Pa
           'warning',
         ),
       );
-    if ('tool_calls' in m || 'function_call' in m)
-      errors.push(errorAt(`messages[${i}]: tool calls are not counted`, range, 'warning'));
+    // Tool calls are counted with their message (see countChat); the legacy `function_call` is not.
+    const calls = m.role === 'assistant' ? toolCalls(m.tool_calls, `messages[${i}].tool_calls`, range, errors) : [];
+    if (m.role !== 'assistant' && m.tool_calls !== undefined)
+      errors.push(errorAt(`messages[${i}]: tool_calls on a ${m.role} message are not counted`, range, 'warning'));
+    if ('function_call' in m)
+      errors.push(
+        errorAt(`messages[${i}]: function_call (deprecated; use tool_calls) is not counted`, range, 'warning'),
+      );
     const content = parts.join('');
     const textOffset = parts.length === 1 ? verbatimOffset(text, range, content) : undefined;
-    return { role: m.role, text: content, range, ...(textOffset === undefined ? {} : { textOffset }) };
+    return {
+      role: m.role,
+      text: content,
+      range,
+      ...(textOffset === undefined ? {} : { textOffset }),
+      ...(calls.length > 0 ? { toolCalls: calls } : {}),
+      ...(m.role === 'tool' && typeof m.tool_call_id === 'string' ? { toolCallId: m.tool_call_id } : {}),
+    };
   });
   const request = Array.isArray(parsed.data) ? {} : requestOf(parsed.data, text, errors);
   const settings = { ...(model ? { model } : {}), ...(Object.keys(request).length > 0 ? { request } : {}) };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ParseError, SourceRange } from './types';
+import type { ParseError, SourceRange, ToolCall } from './types';
 
 const record = z.record(z.string(), z.unknown());
 
@@ -57,6 +57,50 @@ export function functionTools(
       });
   });
   return tools;
+}
+
+/** A tool call in an assistant message (OpenAI: `{ id, type: 'function', function: { name, arguments } }`). */
+const toolCallSchema = z
+  .object({
+    id: z.string().optional(),
+    type: z.literal('function'),
+    // OpenAI sends JSON text; vLLM also takes an object (and so do we), or nothing (an empty object).
+    function: z
+      .object({ name: z.string().min(1), arguments: z.union([z.string(), record, z.null()]).optional() })
+      .loose(),
+  })
+  .loose();
+
+/**
+ * An assistant message's `tool_calls`, each checked by itself: an entry that is not an OpenAI function call is named
+ * in a warning and left out of the count (the file still parses). Object arguments become their JSON text.
+ */
+export function toolCalls(value: unknown, field: string, range: SourceRange, errors: ParseError[]): ToolCall[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    errors.push({ message: `${field}: not a list of tool calls; not counted`, range, severity: 'warning' });
+    return [];
+  }
+  const calls: ToolCall[] = [];
+  value.forEach((entry, i) => {
+    const call = toolCallSchema.safeParse(entry);
+    if (!call.success) {
+      errors.push({
+        message: `${field}[${i}]: not a function tool call ({ type: "function", function: { name, arguments } }); not counted`,
+        range,
+        severity: 'warning',
+      });
+      return;
+    }
+    const { id, function: f } = call.data;
+    const args = f.arguments ?? '';
+    calls.push({
+      ...(id === undefined ? {} : { id }),
+      type: 'function',
+      function: { name: f.name, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
+    });
+  });
+  return calls;
 }
 
 function describe(value: unknown): string {

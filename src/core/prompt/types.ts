@@ -8,6 +8,17 @@ export type ChatRole = 'system' | 'developer' | 'user' | 'assistant' | 'tool';
 export interface ChatMessage {
   role: ChatRole;
   content: string;
+  /** An assistant message's tool calls (OpenAI shape), when it made any. */
+  toolCalls?: ToolCall[];
+  /** A tool message's `tool_call_id`: the call it answers (some templates render it, e.g. Mistral v0.3's). */
+  toolCallId?: string;
+}
+
+/** A tool call in an assistant message, as OpenAI's chat API sends it: `arguments` is JSON text. */
+export interface ToolCall {
+  id?: string;
+  type: 'function';
+  function: { name: string; arguments: string };
 }
 
 /** Half-open [start, end) UTF-16 offsets into the file text; adapters turn them into lines. */
@@ -23,6 +34,10 @@ export interface PromptMessage {
   /** The text the model sees: placeholders filled from sample data where a value exists. */
   rendered: string;
   range: SourceRange;
+  /** An assistant message's tool calls (counted with the message, see countChat). */
+  toolCalls?: ToolCall[];
+  /** A tool message's `tool_call_id`. */
+  toolCallId?: string;
 }
 
 export interface TemplateVariable {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { countBasis } from '../../../src/core/chat/templateText';
 import { countPrompt } from '../../../src/core/count';
 import { parsePrompt } from '../../../src/core/prompt/parse';
 import { tokenizerFor } from '../../../src/core/tokenize/models';
@@ -35,8 +36,8 @@ describe('counts equal what real endpoints billed (public captures)', () => {
 
 /**
  * TGI hands the chat template an assistant's tool calls as the JSON text of its `tool_calls` (see the fixture's
- * `$comment`), not as `tool_calls`: the billed count is that of `engineMessages`. The request as sent keeps its
- * tool call out of the count and says so (no local rule renders another engine's tool calls).
+ * `$comment`), not as `tool_calls`: the billed count is that of `engineMessages`. The request as sent is counted as
+ * vLLM renders it (tool_calls handed to the template, arguments parsed), which is not TGI's rendering.
  */
 describe('TGI: a tool reply as the engine renders it (public capture)', () => {
   const file = 'engine/tgi-llama-3.1-8b-tool-reply.json';
@@ -53,9 +54,14 @@ describe('TGI: a tool reply as the engine renders it (public capture)', () => {
     );
   });
 
-  it(`${file}: the request as sent warns that its tool call is not counted`, () => {
+  it(`${file}: the request as sent counts its tool call as vLLM renders it, not as TGI billed it`, () => {
     const parsed = parsePrompt(file, JSON.stringify({ ...capture.request, model: undefined }));
-    assert.ok(parsed.errors.some((e) => /messages\[1\]: tool calls are not counted/.test(e.message)));
+    assert.ok(!parsed.errors.some((e) => /tool call/.test(e.message)), JSON.stringify(parsed.errors));
+    const count = countPrompt(parsed, tokenizer, tokenizer, capture.request.model);
+    // vLLM hands the template the call with its arguments parsed: Llama 3.1 writes {"name": …, "parameters": {…}},
+    // fewer tokens than TGI's doubly encoded JSON text. The count says which engine's rendering it assumed.
+    assert.ok(count.inputTokens < capture.usage.prompt_tokens, `${count.inputTokens}`);
+    assert.ok(countBasis(count)!.includes('arguments parsed as JSON as vLLM does'));
   });
 });
 

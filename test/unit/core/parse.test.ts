@@ -151,22 +151,44 @@ describe('parsePrompt', () => {
     );
   });
 
-  it('chat JSON: tool calls are flagged as not counted', () => {
+  it('chat JSON: tool calls are read into their message; entries of another shape are warned about, not counted', () => {
+    const call = { id: '1', type: 'function', function: { name: 'f', arguments: '{}' } };
     const parsed = parsePrompt(
       't.json',
       JSON.stringify([
         {
           role: 'assistant',
           content: null,
-          tool_calls: [{ id: '1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+          tool_calls: [call, { type: 'function', function: { arguments: '{}' } }, 7],
         },
+        { role: 'assistant', tool_calls: [{ type: 'function', function: { name: 'g', arguments: { a: 1 } } }] },
+        { role: 'tool', tool_call_id: '1', content: 'ok' },
+        { role: 'assistant', content: 'x', tool_calls: 'nope', function_call: { name: 'f', arguments: '{}' } },
       ]),
     );
     assert.deepEqual(
       parsed.errors.map((e) => [e.severity, e.message]),
-      [['warning', 'messages[0]: tool calls are not counted']],
+      [
+        [
+          'warning',
+          'messages[0].tool_calls[1]: not a function tool call ({ type: "function", function: { name, arguments } }); not counted',
+        ],
+        [
+          'warning',
+          'messages[0].tool_calls[2]: not a function tool call ({ type: "function", function: { name, arguments } }); not counted',
+        ],
+        ['warning', 'messages[3].tool_calls: not a list of tool calls; not counted'],
+        ['warning', 'messages[3]: function_call (deprecated; use tool_calls) is not counted'],
+      ],
     );
     assert.equal(parsed.messages[0]?.text, '');
+    assert.deepEqual(parsed.messages[0]?.toolCalls, [call]);
+    // An object's arguments are kept as their JSON text, as OpenAI sends them.
+    assert.deepEqual(parsed.messages[1]?.toolCalls, [
+      { type: 'function', function: { name: 'g', arguments: '{"a":1}' } },
+    ]);
+    assert.equal(parsed.messages[2]?.toolCallId, '1');
+    assert.equal(parsed.messages[3]?.toolCalls, undefined);
   });
 
   it('malformed JSON: an error and the raw text as one message', () => {
