@@ -107,3 +107,76 @@ describe('Claude: approximate, and corrected by what the endpoint billed (public
     assert.equal(corrected.corrected?.requests, 1);
   });
 });
+
+/**
+ * Google publishes no Gemini tokenizer either: the product promises a count marked ≈ (o200k_base × 1.145 per
+ * message, no overhead rule) and the per-endpoint correction from what the endpoint billed. These captures are the
+ * Gemini cookbook's saved outputs (seven requests, four models, prompts of 8–17 local tokens); they measure the
+ * uncorrected approximation's error on each bill and test the correction against each.
+ */
+describe('Gemini: approximate, its error measured on public bills, and corrected by them (public captures)', () => {
+  const file = 'approximate/gemini-cookbook-counting-tokens.json';
+  interface Part {
+    text: string;
+  }
+  interface GeminiCapture {
+    id: string;
+    model: string;
+    request: { systemInstruction?: { parts: Part[] }; contents: { role: 'user' | 'model'; parts: Part[] }[] };
+    billed: number;
+  }
+  const { captures: gemini } = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as { captures: GeminiCapture[] };
+  // The Gemini request as chat messages: systemInstruction is the system message, a 'model' turn the assistant's.
+  const messages = ({ systemInstruction, contents }: GeminiCapture['request']) => [
+    ...(systemInstruction ? [{ role: 'system', content: systemInstruction.parts.map((p) => p.text).join('') }] : []),
+    ...contents.map((c) => ({
+      role: c.role === 'model' ? 'assistant' : 'user',
+      content: c.parts.map((p) => p.text).join(''),
+    })),
+  ];
+  const count = (capture: GeminiCapture) => {
+    const tokenizer = getTokenizer(tokenizerFor(capture.model));
+    const parsed = parsePrompt(file, JSON.stringify({ messages: messages(capture.request) }));
+    return countPrompt(parsed, tokenizer, tokenizer, capture.model);
+  };
+  // Measured, not promised: the uncorrected local count of each capture, in the fixture's order.
+  const LOCAL = [11, 9, 17, 17, 11, 8, 11];
+
+  it(`${file}: every capture counts with the 'gemini' approximation, marked ≈ with its reason`, () => {
+    assert.equal(gemini.length, LOCAL.length);
+    assert.match(tokenizerInfo('gemini').error ?? '', /no public tokenizer/);
+    for (const capture of gemini) {
+      const local = count(capture);
+      assert.equal(local.tokenizer, 'gemini', capture.id);
+      assert.equal(local.exact, false, capture.id);
+    }
+  });
+
+  it(`${file}: the uncorrected error on each bill is between −20 % and +13 %, and nil over the 2.0/1.0 prompts`, () => {
+    const local = gemini.map((c) => count(c).inputTokens);
+    assert.deepEqual(local, LOCAL);
+    const errors = gemini.map((c, i) => Math.round((100 * (local[i] - c.billed)) / c.billed));
+    assert.deepEqual(errors, [10, -10, 0, 13, 10, -20, 0]);
+    // The five distinct prompts 1.0 Pro and 2.0 Flash billed (the first six captures less 2.0's repeat of the fox).
+    const distinct = [0, 1, 2, 3, 5];
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    assert.equal(sum(distinct.map((i) => local[i])), 62);
+    assert.equal(sum(distinct.map((i) => gemini[i].billed)), 62);
+  });
+
+  it(`${file}: the correction fitted on each bill reproduces it (one prompt size: a ratio through the origin)`, () => {
+    for (const capture of gemini) {
+      const local = count(capture);
+      const correction = updateCorrection(undefined, {
+        tokenizer: local.tokenizer,
+        endpoint: { name: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com', model: capture.model },
+        samples: [{ local: local.inputTokens, billed: capture.billed, requests: 1 }],
+        date: '2026-12-02',
+      })!;
+      assert.equal(correction.fit, 'ratio', capture.id);
+      const corrected = correctCount(local, correction);
+      assert.equal(corrected.inputTokens, capture.billed, capture.id);
+      assert.equal(corrected.corrected?.requests, 1, capture.id);
+    }
+  });
+});
