@@ -119,6 +119,7 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
     parsePrompt(file, await readWholePrompt(io, file, maxFileBytesFlag(values['max-file-bytes']))),
   );
   if (!prompt.ok) throw new UsageError(`${file}: ${prompt.error}`);
+  if (prompt.notSent) io.err(`prompt-lens bench: ${file}: ${prompt.notSent}\n`);
 
   const tokenizer = getTokenizer(DEFAULT_TOKENIZER);
   let predicted: { ttftMs: number; tpotMs: number } | undefined;

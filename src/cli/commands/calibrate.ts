@@ -76,6 +76,7 @@ export async function calibrateCommand(args: string[], io: CliIo): Promise<numbe
       parsePrompt(path, await readWholePrompt(io, path, maxFileBytesFlag(values['max-file-bytes']))),
     );
     if (!read.ok) throw new UsageError(`${path}: ${read.error}`);
+    if (read.notSent) io.err(`prompt-lens calibrate: ${path}: ${read.notSent}\n`);
     return read.messages;
   };
   const messages = await readMessages(file);

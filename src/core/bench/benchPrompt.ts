@@ -1,7 +1,7 @@
 import { listNames, unfilledVariables } from '../prompt/variables';
 import type { ChatMessage, ParsedPrompt } from '../prompt/types';
 
-export type BenchMessages = { ok: true; messages: ChatMessage[] } | { ok: false; error: string };
+export type BenchMessages = { ok: true; messages: ChatMessage[]; notSent?: string } | { ok: false; error: string };
 
 /**
  * The messages a benchmark sends: the prompt as the model sees it. Unfilled template variables
@@ -21,7 +21,24 @@ export function benchMessages(prompt: ParsedPrompt): BenchMessages {
     const why = prompt.errors[0] ? ` (${prompt.errors[0].message})` : '';
     return { ok: false, error: `the prompt has no message text to send${why}` };
   }
-  return { ok: true, messages };
+  const notSent = unsentParts(prompt);
+  return notSent ? { ok: true, messages, notSent } : { ok: true, messages };
+}
+
+/**
+ * What the file declares that a benchmark request does not carry (it sends each message's role and text):
+ * said beside the run, since the editor's count includes them and the measurement then covers a shorter prompt.
+ */
+function unsentParts(prompt: ParsedPrompt): string | undefined {
+  const tools = prompt.settings.request?.tools?.length ?? 0;
+  const calls = prompt.messages.reduce((n, m) => n + (m.toolCalls?.length ?? 0), 0);
+  const parts = [
+    ...(tools > 0 ? [`${tools} declared tool${tools === 1 ? '' : 's'}`] : []),
+    ...(prompt.settings.request?.responseFormat ? ['the response format'] : []),
+    ...(calls > 0 ? [`${calls} tool call${calls === 1 ? '' : 's'} in the history`] : []),
+  ];
+  if (parts.length === 0) return undefined;
+  return `the benchmark sends each message's role and text only; not sent: ${parts.join(', ')} — it measures a shorter prompt than the editor counts`;
 }
 
 /**

@@ -167,6 +167,7 @@ export async function preparePromptRun(
     void showError(vscode.l10n.t('Prompt Latency Lens: {0}', prompt.error));
     return undefined;
   }
+  if (prompt.notSent) void showWarning(vscode.l10n.t('Prompt Latency Lens: {0}', prompt.notSent));
   const session = deps.simulator.endpoint;
   const endpoint = await chooseEndpoint(deps.context, endpointName, session ? [session] : []);
   return endpoint ? { document, messages: prompt.messages, endpoint, profile: analysis.profile } : undefined;

@@ -53,6 +53,36 @@ describe('benchmark prompt', () => {
     assert.equal(benchMessages(prompt({ errors: [error] })).ok, true);
   });
 
+  it('says which declared parts a request does not carry: tools, the response format, tool calls in the history', () => {
+    const call = { type: 'function' as const, function: { name: 'f', arguments: '{}' } };
+    const [system, user] = prompt().messages;
+    const result = benchMessages(
+      prompt({
+        messages: [system!, { ...user!, role: 'assistant', toolCalls: [call, call] }],
+        settings: {
+          request: {
+            tools: [
+              { type: 'function', function: { name: 'f' } },
+              { type: 'function', function: { name: 'g' } },
+            ],
+            responseFormat: { type: 'json_object' },
+          },
+        },
+      }),
+    );
+    assert.equal(result.ok, true);
+    assert.equal(
+      result.ok && result.notSent,
+      "the benchmark sends each message's role and text only; not sent: 2 declared tools, the response format, " +
+        '2 tool calls in the history — it measures a shorter prompt than the editor counts',
+    );
+    const one = benchMessages(
+      prompt({ settings: { request: { tools: [{ type: 'function', function: { name: 'f' } }] } } }),
+    );
+    assert.equal(one.ok && one.notSent?.includes('not sent: 1 declared tool —'), true);
+    assert.equal('notSent' in benchMessages(prompt()), false);
+  });
+
   it('nonces never repeat and go first in the first message only', () => {
     const next = nonceSource(() => 0.25);
     const nonces = Array.from({ length: 1000 }, next);
