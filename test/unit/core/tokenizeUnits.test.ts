@@ -178,6 +178,11 @@ describe('countChunks of the tiktoken-style engine', () => {
       { length: 4, tokens: 1 },
     ]);
     assert.deepEqual(o200k.countChunks('hello world foo', 15), [{ length: 15, tokens: 3 }]);
+    // A chunk's length counts from its own start: after the cut at 11, " foo" (4) is short of 6, " bar" ends the text.
+    assert.deepEqual(o200k.countChunks('hello world foo bar', 6), [
+      { length: 11, tokens: 2 },
+      { length: 8, tokens: 2 },
+    ]);
     assert.deepEqual(o200k.countChunks('hello world foo', Infinity), [{ length: 15, tokens: 3 }]);
   });
 
