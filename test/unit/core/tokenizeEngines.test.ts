@@ -62,6 +62,9 @@ describe('byte-level BPE (tiktoken-style) on a hand-made vocabulary', () => {
     assert.deepEqual(ids(bpe(), 'ab'.repeat(23) + 'xab'), [...Array(11).fill(257), 256, 262]);
     assert.deepEqual(ids(bpe(), 'x' + 'ab'.repeat(24)), [x, ...Array(12).fill(257)]);
     assert.deepEqual(ids(bpe(), 'b'.repeat(49)), Array(49).fill(b));
+    // Longer runs, where the heap's order among many entries decides: ab (256) always before bc (258).
+    assert.deepEqual(ids(bpe(), 'abc'.repeat(22)), Array.from({ length: 22 }, () => [256, c]).flat());
+    assert.deepEqual(ids(bpe(), 'ab'.repeat(34)), Array(17).fill(257));
   });
 
   it('merges bytes inside a character by their bytes: é! is C3 + [A9 21], é alone its two bytes', () => {
@@ -129,6 +132,8 @@ describe('SentencePiece-style BPE on a hand-made vocabulary', () => {
     // 15 × ab, then xabc: ab everywhere, abab from the left, then x + ab; c stays.
     assert.deepEqual(ids(sp(), 'ab'.repeat(15) + 'xabc'), [...Array(7).fill(1), 0, 6, 9]);
     assert.deepEqual(ids(sp(), 'c'.repeat(33)), Array(33).fill(9));
+    // The first pair (>▁, 5) ranks above the second (▁▁, 3), which merges first: > + ▁▁, then the c's.
+    assert.deepEqual(ids(sp(), '>  ' + 'c'.repeat(31)), [12, 3, ...Array(31).fill(9)]);
   });
 
   it('turns spaces into ▁ and cuts before a ▁ that follows anything but ▁ (and >)', () => {
