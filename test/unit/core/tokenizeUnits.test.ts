@@ -97,6 +97,18 @@ describe('estimateFromSamples, where the windows fall', () => {
     assert.equal(estimateFromSamples(text, tokenizer), length / 2);
   });
 
+  it('leaves a window where it falls on any character that is not the second half of a pair (U+FF01)', () => {
+    const tokenizer = charCounter();
+    // 16-character blocks that start with U+FF01; windows start and end on multiples of 32,768 and 16,384.
+    const text = ('\uFF01' + 'b'.repeat(15)).repeat((2 * SAMPLE_WINDOWS * SAMPLE_CHARS) / 16);
+    estimateFromSamples(text, tokenizer);
+    const stride = text.length / SAMPLE_WINDOWS;
+    assert.deepEqual(
+      tokenizer.seen,
+      Array.from({ length: SAMPLE_WINDOWS }, (_, i) => text.slice(i * stride, i * stride + SAMPLE_CHARS)),
+    );
+  });
+
   // After one 'a', every window but the first starts on an even index: the second half of a pair, which it moves past.
   for (const [name, pair] of [
     ['U+10000 (low surrogate DC00)', '\u{10000}'],
@@ -610,6 +622,33 @@ describe('CountMemo’s bound: total characters kept, least recently used out fi
       seen.map((t) => t.length),
       [11, 11, 10],
     );
+  });
+
+  it('storing a text longer than maxChars never pushes the others out', () => {
+    const { tokenizer, seen } = spy();
+    const memo = new CountMemo(tokenizer, 10);
+    memo.count('a');
+    memo.count('x'.repeat(11));
+    memo.count('a');
+    assert.deepEqual(seen, ['a', 'x'.repeat(11)]);
+  });
+
+  it('countAsync passes its slice length on: with 0 ms slices it yields to the event loop (clock stopped)', async () => {
+    const realNow = performance.now;
+    performance.now = () => 0;
+    try {
+      const memo = new CountMemo(getTokenizer('o200k_base'));
+      let ran = false;
+      setImmediate(() => (ran = true));
+      await memo.countAsync(' word'.repeat(7000), 0);
+      assert.equal(ran, true, 'yielded');
+      let ranAgain = false;
+      setImmediate(() => (ranAgain = true));
+      await new CountMemo(getTokenizer('o200k_base')).countAsync(' word'.repeat(7000));
+      assert.equal(ranAgain, false, 'with the default 8 ms and a stopped clock it never yields');
+    } finally {
+      performance.now = realNow;
+    }
   });
 
   it('countAsync: from 32,768 characters a text is counted in slices', async () => {
