@@ -138,7 +138,8 @@ export default {
   reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
   htmlReporter: { fileName: `reports/mutation/${tag}.html` },
   jsonReporter: { fileName: `reports/mutation/${tag}.json` },
-  ignorePatterns: ['media', 'examples', 'docs', 'tools', 'dist', 'out', '.vscode-host', '.test-output', 'reports'],
+  // examples/ stays in the sandbox: the token-correction tests read examples/support.prompt.
+  ignorePatterns: ['media', 'docs', 'tools', 'dist', 'out', '.vscode-host', '.test-output', 'reports'],
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
 };
