@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { countFile } from '../../core/agentTools/run';
 import type { PromptCount } from '../../core/count';
-import type { CalibrationFile } from '../../core/calibrate/profileFile';
+import { basisTokens, tokenCorrection, type CalibrationFile } from '../../core/calibrate/profileFile';
 import { correctCount, correctionDetail, isApproximateTokenizer } from '../../core/calibrate/tokenCorrection';
 import { namesTarget, parseTargetId, resolveTarget, targetModelId, targetTokenizer } from '../../core/estimate';
 import { markCorrected } from '../../core/format';
@@ -95,12 +95,20 @@ function parsedRow(file: string, text: string, forced: TokenizerId | undefined, 
  * The row as the target's endpoint bills it: through the per-endpoint correction the profile carries
  * (core/calibrate/tokenCorrection.ts: fitted on Benchmark This Prompt's billed usage, exported with the calibration),
  * the one the editor's surfaces and `estimate --calibration` apply: approximate counts only, marked "corrected from
- * N requests"; otherwise the row says why not.
+ * N requests"; else through the profile's own map of billed on local tokens, when it has one for this tokenizer;
+ * otherwise the row says why not.
  */
 function corrected(row: CountRow, profile: CalibrationFile, path: string): CountRow {
   const correction = profile.correction;
   const fixed = correctCount(row, correction);
   if (fixed.corrected) return { ...row, ...fixed, notes: [...row.notes, correctionDetail(fixed.corrected)] };
+  // Else a profile fitted on the endpoint's reported prompt tokens maps this tokenizer's counts onto them, as
+  // `estimate --calibration` does: both commands give one count for the same file and profile.
+  const mapped = tokenCorrection(profile);
+  if (mapped && row.tokenizer === profile.tokens.localTokenizer) {
+    const note = `endpoint tokens: ${row.inputTokens.toLocaleString('en-US')} ${row.tokenizer} tokens ${mapped}`;
+    return { ...row, inputTokens: basisTokens(profile, row.inputTokens), exact: false, notes: [...row.notes, note] };
+  }
   const why = !correction
     ? `${path} has no token correction (Export Calibration… writes one after Benchmark This Prompt runs)`
     : !isApproximateTokenizer(row.tokenizer)

@@ -161,11 +161,11 @@ describe('prompt-lens count', () => {
 });
 
 /** A calibration profile of `target`, with a per-endpoint correction as *Export Calibration…* writes it. */
-function profileText(target: string, correction?: TokenCorrection): string {
+function profileText(target: string, correction?: TokenCorrection, usage = true): string {
   const length = (fraction: number, local: number): LengthRecord => ({
     fraction,
     localTokens: local,
-    endpointTokens: 20 + local,
+    endpointTokens: usage ? 20 + local : undefined,
     ttftMs: [8 + 0.3 * (20 + local)],
     requests: 1,
     failed: 0,
@@ -219,8 +219,25 @@ describe('prompt-lens count --calibration: the per-endpoint token correction (#2
     assert.match(io.stdout, new RegExp(`≈${corrected} \\(corrected from 4 requests\\)\\s+claude\\s+a\\.prompt`));
   });
 
+  it("without a correction, maps the count through the profile's billed-on-local map, as estimate does", async () => {
+    const io = files({ 'q.json': profileText(claude) });
+    const [mapped] = await rows(['--calibration', 'q.json'], io);
+    const [local] = await rows(['--target', claude]);
+    // The profile's lengths were billed 20 tokens over their local counts: billed ≈ 1 × local + 20.
+    assert.equal(mapped!.inputTokens, local!.inputTokens + 20);
+    assert.equal(mapped!.exact, false);
+    assert.equal(mapped!.corrected, undefined);
+    assert.match(
+      mapped!.notes.join('\n'),
+      /endpoint tokens: \d+ claude tokens corrected from 2 requests \(billed ≈ 1\.0000 × local \+ 20\.0\)/,
+    );
+    const estimated = files({ 'q.json': profileText(claude) });
+    assert.equal(await runCli(['estimate', 'a.prompt', '--calibration', 'q.json', '--json'], estimated), 0);
+    assert.equal((JSON.parse(estimated.stdout) as { inputTokens: number }).inputTokens, mapped!.inputTokens);
+  });
+
   it('leaves a count it cannot correct as it is and says why', async () => {
-    const [none] = await rows(['--calibration', 'q.json'], files({ 'q.json': profileText(claude) }));
+    const [none] = await rows(['--calibration', 'q.json'], files({ 'q.json': profileText(claude, undefined, false) }));
     const [local] = await rows(['--target', claude]);
     assert.equal(none!.inputTokens, local!.inputTokens);
     assert.equal(none!.corrected, undefined);
