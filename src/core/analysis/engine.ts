@@ -136,6 +136,25 @@ interface DocumentState {
 interface Workspace {
   analyser: PrefixCacheAnalyser;
   target: FindingTarget;
+  lines: LineIndexes;
+}
+
+/**
+ * Each file's line index while its text is unchanged: a prefix-cache finding names every other file
+ * of its group, and finding their lines again after each keystroke in one file scaled with the group.
+ */
+class LineIndexes {
+  private readonly byFile = new Map<string, { text: string; at: ReturnType<typeof lineIndex> }>();
+
+  of(file: string, text: string | undefined): ReturnType<typeof lineIndex> | undefined {
+    if (text === undefined) {
+      this.byFile.delete(file);
+      return undefined;
+    }
+    let known = this.byFile.get(file);
+    if (known?.text !== text) this.byFile.set(file, (known = { text, at: lineIndex(text) }));
+    return known.at;
+  }
 }
 
 /**
@@ -273,7 +292,7 @@ export class AnalysisEngine {
     const over = instructionsBudgetFinding(instructions);
     const findings = withPositions(
       suppressed(input, [rag, workspace.analyser.findingsFor(file), over?.file === file ? [over] : []]),
-      (path) => (path === file ? text : workspace.analyser.textOf(path)),
+      (path) => workspace.lines.of(path, path === file ? text : workspace.analyser.textOf(path)),
     );
     const alwaysOn = instructions.alwaysOn.some((e) => e.file === file && !e.skillMetadata);
     const cacheable = cacheablePrefix(workspace.analyser, file, parsed, count, alwaysOn);
@@ -409,6 +428,7 @@ export class AnalysisEngine {
       const target = findingTarget(primary, config.workload);
       workspace = {
         target,
+        lines: new LineIndexes(),
         analyser: new PrefixCacheAnalyser({
           tokenizer: getTokenizer(target.tokenizer),
           costModel: target.model,
@@ -427,15 +447,10 @@ export class AnalysisEngine {
  * Related locations with their line and column, from the texts the analysis used: the editor shows
  * them without reading the other files again.
  */
-function withPositions(findings: Finding[], textOf: (file: string) => string | undefined): Finding[] {
-  const lines = new Map<string, ReturnType<typeof lineIndex> | undefined>();
-  const lineOf = (file: string) => {
-    if (!lines.has(file)) {
-      const text = textOf(file);
-      lines.set(file, text === undefined ? undefined : lineIndex(text));
-    }
-    return lines.get(file);
-  };
+function withPositions(
+  findings: Finding[],
+  lineOf: (file: string) => ReturnType<typeof lineIndex> | undefined,
+): Finding[] {
   return findings.map((f) => {
     if (!f.relatedFiles) return f;
     const relatedFiles = f.relatedFiles.map((r) => {

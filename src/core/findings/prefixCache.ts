@@ -43,6 +43,9 @@ export class PrefixCacheAnalyser extends PrefixIndex {
   /** Costed groups per index group: the index keeps a group object until the next update. */
   private readonly costed = new WeakMap<PrefixGroup, CacheGroup>();
   private readonly related = new WeakMap<CacheGroup, RelatedLocation[]>();
+  /** Each file's last costed member and related entry, reused while its figures are unchanged. */
+  private readonly lastCosted = new Map<string, GroupMember>();
+  private readonly lastRelated = new Map<string, { member: PrefixGroupMember; location: RelatedLocation }>();
   private readonly model: FindingCostModel;
 
   constructor(options: PrefixCacheOptions) {
@@ -143,20 +146,38 @@ export class PrefixCacheAnalyser extends PrefixIndex {
   }
 
   /**
+   * The file's cache group's members as its prefix-cache finding names them (the others in
+   * `relatedFiles`, all in `data.files`) and its own place among them: what `FindingPacker` sends once per group.
+   */
+  membersOf(file: string): { related: RelatedLocation[]; self: number } | undefined {
+    const group = this.groupOf(file);
+    if (!group) return undefined;
+    const self = group.members.findIndex((m) => m.file === file);
+    return self < 0 ? undefined : { related: this.relatedOf(group), self };
+  }
+
+  /**
    * Each member as the others' prefix-cache findings name it: built once per group, not once per
    * member (a group of a thousand files would otherwise build a million of them).
    */
   private relatedOf(group: CacheGroup): RelatedLocation[] {
     let related = this.related.get(group);
-    if (!related)
-      this.related.set(
-        group,
-        (related = group.members.map((m) => ({
+    if (!related) {
+      related = group.members.map((m) => {
+        // An edit changes one member: the others' entries (and their formatted messages) are kept.
+        const last = this.lastRelated.get(m.file);
+        if (last && last.member.prefixEnd === m.prefixEnd && last.member.sharedTokens === m.sharedTokens)
+          return last.location;
+        const location = {
           file: m.file,
           range: { start: m.prefixEnd, end: m.prefixEnd },
           message: `shares ${formatCount(m.sharedTokens)} tokens; its shared prefix ends here`,
-        }))),
-      );
+        };
+        this.lastRelated.set(m.file, { member: m, location });
+        return location;
+      });
+      this.related.set(group, related);
+    }
     return related;
   }
 
@@ -166,19 +187,39 @@ export class PrefixCacheAnalyser extends PrefixIndex {
       const model = this.model;
       costed = {
         ...group,
-        members: group.members.map((m) => ({
-          ...m,
-          coldTtftMs: model.ttftMs(m.promptTokens, 0),
-          warmTtftMs: model.ttftMs(m.promptTokens, m.cacheableTokens),
-          savedUsdPer1kCalls: scaleUsd(
-            usdDifference(model.costUsd(m.promptTokens, 0), model.costUsd(m.promptTokens, m.cacheableTokens)),
-            1000,
-          ),
-        })),
+        members: group.members.map((m) => {
+          // Costed once per distinct member: an edit re-costs the edited file, not its whole group.
+          const last = this.lastCosted.get(m.file);
+          if (
+            last &&
+            last.prefixEnd === m.prefixEnd &&
+            last.sharedTokens === m.sharedTokens &&
+            last.cacheableTokens === m.cacheableTokens &&
+            last.promptTokens === m.promptTokens
+          )
+            return last;
+          const member = {
+            ...m,
+            coldTtftMs: model.ttftMs(m.promptTokens, 0),
+            warmTtftMs: model.ttftMs(m.promptTokens, m.cacheableTokens),
+            savedUsdPer1kCalls: scaleUsd(
+              usdDifference(model.costUsd(m.promptTokens, 0), model.costUsd(m.promptTokens, m.cacheableTokens)),
+              1000,
+            ),
+          };
+          this.lastCosted.set(m.file, member);
+          return member;
+        }),
       };
       this.costed.set(group, costed);
     }
     return costed;
+  }
+
+  override remove(file: string): void {
+    super.remove(file);
+    this.lastCosted.delete(file);
+    this.lastRelated.delete(file);
   }
 }
 

@@ -120,6 +120,14 @@ interface Entry {
   byRange?: RankedMessage[];
   /** Its index in `order` as of PrefixIndex.stamp. */
   place?: { at: number; stamp: number };
+  /** The files of the last group computed with this entry in it, in name order (kept across other files' updates). */
+  named?: NameOrder;
+}
+
+/** A group's files sorted by name; `strict`: no two compare equal, so this set has exactly this order. */
+interface NameOrder {
+  names: string[];
+  strict: boolean;
 }
 
 /** Files with one first message (one interned array) and one tail key; `least`: the first by name, when known. */
@@ -485,9 +493,42 @@ export class PrefixIndex {
         prefixEnd: this.sourceOffset(entry, shared),
       });
     }
+    return {
+      sharedTokens: common,
+      cacheableTokens: cacheableTokens(common, minTokens, rule),
+      members: this.byName(members, lo, hi),
+    };
+  }
+
+  /**
+   * The members sorted by file name. An edit changes one file of a group, not the group's files: their
+   * order from the last time any of them was in a group is reused when the set is the same (the group
+   * of a thousand files is then not sorted again after each keystroke).
+   */
+  private byName(members: PrefixGroupMember[], lo: number, hi: number): PrefixGroupMember[] {
+    const byFile = new Map(members.map((m) => [m.file, m]));
+    for (const k of [lo, lo + 1]) {
+      const last = (this.order[k] as Entry).named;
+      if (!last?.strict || last.names.length !== members.length) continue;
+      const reordered: PrefixGroupMember[] = [];
+      for (const name of last.names) {
+        const m = byFile.get(name);
+        if (!m) break;
+        reordered.push(m);
+      }
+      if (reordered.length === members.length) return this.remember(reordered, last, lo, hi);
+    }
     // What localeCompare does, without looking the collator up again for each of a large group's comparisons.
     members.sort((a, b) => COLLATOR.compare(a.file, b.file));
-    return { sharedTokens: common, cacheableTokens: cacheableTokens(common, minTokens, rule), members };
+    let strict = true;
+    for (let i = 1; i < members.length && strict; i++)
+      strict = COLLATOR.compare((members[i - 1] as PrefixGroupMember).file, (members[i] as PrefixGroupMember).file) < 0;
+    return this.remember(members, { names: members.map((m) => m.file), strict }, lo, hi);
+  }
+
+  private remember(members: PrefixGroupMember[], named: NameOrder, lo: number, hi: number): PrefixGroupMember[] {
+    for (let k = lo; k <= hi; k++) (this.order[k] as Entry).named = named;
+    return members;
   }
 
   private mapsOf(entry: Entry): RenderMap[] {

@@ -128,6 +128,18 @@ describe('AnalysisEngine', () => {
     assert.ok(related);
     assert.deepEqual(related.position, lineColumn(other, related.range.start));
     assert.ok(related.position.line > 100, 'the prefix ends after the 150-line system prompt');
+    // Both files change (a line added in the system prompt): the other's position comes from its new text.
+    const added = (text: string) => text.replace('\n', '\nAlways be polite.\n');
+    await engine.scan('openai/gpt-4o', [{ path: 'support/other.prompt', text: added(other) }]);
+    await engine.count({
+      ...request(added(mine), 2, [{ offset: 0, removed: mine.length, inserted: added(mine) }]),
+      file: 'support/mine.prompt',
+    });
+    const again = (await engine.findings('doc', 2))!.findings.find((f) => f.code === 'prefix-cache');
+    const moved = again?.relatedFiles?.find((r) => r.file === 'support/other.prompt');
+    assert.ok(moved);
+    assert.deepEqual(moved.position, lineColumn(added(other), moved.range.start));
+    assert.equal(moved.position.line, related.position.line + 1);
     assert.equal(result.cacheable?.source, 'shared with other prompts');
     assert.ok(result.cacheable!.tokens >= 1024, `${result.cacheable?.tokens} tokens`);
     assert.ok(
