@@ -4,7 +4,7 @@ import { FindingPacker, FindingUnpacker, type PackedFindings } from '../../../sr
 import { PrefixCacheAnalyser } from '../../../src/core/findings/prefixCache';
 import { DEFAULT_FINDING_SETTINGS } from '../../../src/core/findings/settings';
 import type { Finding } from '../../../src/core/findings/types';
-import { promptFile, wordTokenizer, words } from './helpers';
+import { LINEAR_PARAMS, promptFile, wordTokenizer, words } from './helpers';
 
 // Issue #19 goal 4: findings cross to the extension host with each cache group's members sent once.
 // What the host rebuilds must be exactly what the analysis found (same keys in the same order).
@@ -12,15 +12,7 @@ import { promptFile, wordTokenizer, words } from './helpers';
 function analyser(): PrefixCacheAnalyser {
   return new PrefixCacheAnalyser({
     tokenizer: wordTokenizer,
-    costModel: linearCostModel({
-      label: 'test model',
-      cacheRule: { minTokens: 16, granularity: 16 },
-      baseMs: 100,
-      msPerToken: 0.1,
-      msPerCachedToken: 0.01,
-      usdPerMillionInput: 2,
-      usdPerMillionCached: 0.5,
-    }),
+    costModel: linearCostModel(LINEAR_PARAMS),
     settings: { ...DEFAULT_FINDING_SETTINGS.cache, minSharedTokens: 32 },
   });
 }
