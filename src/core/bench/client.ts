@@ -60,8 +60,10 @@ export async function measureRequest(request: StreamRequest, options: MeasureOpt
   // When the request's own switch ended it (its timeout or the caller), that is the error, whatever the transport said.
   const stopped = () => (stop.reason ? stoppedError(stop.reason, options.timeoutMs, record) : undefined);
   try {
-    const sent = await send(request, options, stop.signal, secrets);
+    const sent = await send(request, options, stop.signal, secrets, now);
     if ('error' in sent) return fail(stopped() ?? sent.error);
+    // The request went out on an open connection: the wait starts at its write, not at this call.
+    if (sent.response.sentAt !== undefined) record.startMs = sent.response.sentAt;
     const refused = await refusal(sent.response, request, secrets);
     if (refused) return fail(refused);
     const state = new StreamState(request.wire, record, secrets);
@@ -79,11 +81,12 @@ async function send(
   options: MeasureOptions,
   signal: AbortSignal,
   secrets: readonly string[],
+  now: () => number,
 ): Promise<{ response: StreamResponse } | { error: RequestError }> {
   const transport = options.fetch ? fetchTransport(options.fetch) : httpTransport;
   try {
     // Neither transport follows a redirect: it would carry the key to wherever the server points.
-    return { response: await transport(request.url, { headers: request.headers, body: request.body, signal }) };
+    return { response: await transport(request.url, { headers: request.headers, body: request.body, signal, now }) };
   } catch (error) {
     return { error: { class: 'connection', message: networkErrorMessage(error, secrets) } };
   }

@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
 import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
@@ -33,12 +34,22 @@ export interface StreamResponse {
   status: number;
   header(name: string): string | null;
   body: StreamBody;
+  /**
+   * Clock reading just before the request's bytes were written to an already open connection: the
+   * client's own work before that (building the request, taking a pooled socket) is not the
+   * endpoint's latency. Absent when the request had to open a connection (its TCP/TLS set-up is part
+   * of what the user waits for, so the clock keeps the caller's reading) or the transport cannot tell
+   * (fetch).
+   */
+  sentAt?: number;
 }
 
 export interface SendInit {
   headers: Record<string, string>;
   body: string;
   signal: AbortSignal;
+  /** The clock `sentAt` and the socket reads are stamped with. */
+  now: () => number;
 }
 
 /** Sends a POST and resolves at the response headers. Never follows redirects (keys must not travel). */
@@ -114,10 +125,13 @@ async function drainIterator(chunks: AsyncIterator<Uint8Array>): Promise<void> {
   }
 }
 
-// Keep-alive pools without a socket limit: a concurrency level of 500 means 500 open streams.
+// Keep-alive pools without a socket limit: a concurrency level of 500 means 500 open streams. Every
+// idle socket is kept (node's default keeps 256), so the warm-up round's connections serve the
+// measured round: above 256 streams a measured request would otherwise pay a new connection.
 // Idle pooled sockets are unref'd by node, so they never keep the process alive.
-const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: Infinity });
-const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: Infinity });
+const agentOptions = { keepAlive: true, maxSockets: Infinity, maxFreeSockets: Infinity };
+const httpAgent = new HttpAgent(agentOptions);
+const httpsAgent = new HttpsAgent(agentOptions);
 
 /**
  * node:http(s) transport, the default. It costs the event loop about half what fetch does per
@@ -132,6 +146,12 @@ export const httpTransport: Transport = (url, init) =>
       agent: https ? httpsAgent : httpAgent,
       signal: init.signal,
     });
+    let sentAt: number | undefined;
+    req.once('socket', (socket: Socket) => {
+      // Node writes the request right after this event, in the same call: on an open connection
+      // this reading is the send.
+      if (!socket.connecting) sentAt = init.now();
+    });
     // Kept for the request's life: an abort after the headers must not become an uncaught error.
     req.on('error', reject);
     req.once('response', (res: IncomingMessage) => {
@@ -141,29 +161,35 @@ export const httpTransport: Transport = (url, init) =>
           const value = res.headers[name.toLowerCase()];
           return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
         },
-        body: streamBody(decoded(res)),
+        body: streamBody(decoded(res), res.socket),
+        ...(sentAt !== undefined ? { sentAt } : {}),
       });
     });
     req.end(init.body);
   });
 
 /**
- * A body read in its `data` callbacks. The clock is read there, inside the socket read that
- * delivered the bytes; the sink runs later in the same loop turn (setImmediate: after every socket
+ * A body read in its `data` callbacks, each read stamped with the clock reading taken when its
+ * socket read began, before node's HTTP parser ran on it (a listener ahead of node's on the socket;
+ * a decompressor's output gets the latest socket read's, bytes that came before reading began get the
+ * clock when it begins). The sink runs later in the same loop turn (setImmediate: after every socket
  * that was ready has been read), so with a thousand open streams no stream's timestamp waits behind
  * another stream's parsing.
  */
-function streamBody(stream: Readable): StreamBody {
+function streamBody(stream: Readable, socket: Socket | null): StreamBody {
   return {
     read: (now, sink) =>
       new Promise<number | undefined>((resolve, reject) => {
         let queue: Arrival[] = [];
         let scheduled: NodeJS.Immediate | undefined;
         let settled = false;
+        let readAt: number | undefined;
+        const stampRead = () => (readAt = now());
         const settle = (outcome: () => void) => {
           if (settled) return;
           settled = true;
           clearImmediate(scheduled);
+          socket?.off('data', stampRead);
           stream.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
           outcome();
         };
@@ -184,7 +210,7 @@ function streamBody(stream: Readable): StreamBody {
           return true;
         };
         const onData = (bytes: Uint8Array) => {
-          queue.push({ at: now(), bytes });
+          queue.push({ at: readAt ?? now(), bytes });
           scheduled ??= setImmediate(deliver);
         };
         const onEnd = () => {
@@ -199,6 +225,7 @@ function streamBody(stream: Readable): StreamBody {
         const onClose = () => {
           if (!deliver()) settle(() => reject(new Error('the connection closed before the body ended')));
         };
+        socket?.prependListener('data', stampRead);
         stream.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
       }),
     text: (limit) => boundedText(stream, limit, () => stream.destroy()),
