@@ -1,6 +1,8 @@
 // The streaming client's own timing error, and the most concurrent streams it holds on this machine.
-// The load server (bench/loadServer.ts) runs in its own process, writes SSE tokens on a known
-// schedule and records when it wrote each one; the client's TTFT and ITLs are compared with that.
+// The load server (bench/loadServer.ts) runs in its own processes, writes SSE tokens on a known
+// schedule and records when each request arrived and when it wrote each token, on CLOCK_MONOTONIC;
+// the client's TTFT and ITLs are compared with that, and each TTFT error is split into its send and
+// delivery parts. CLIENT_BENCH_SERVERS and CLIENT_BENCH_WORKERS set the layout (default 2 and 2).
 // Two ways of running the client side by side: every stream on this thread's event loop (as
 // runBenchmark does below POOL_FROM_CONCURRENCY open streams), and a StreamPool of worker threads
 // (what runBenchmark uses from there on).
@@ -14,6 +16,7 @@ import { distribution } from '../src/core/bench/stats';
 import { StreamPool } from '../src/core/bench/streamPool';
 import { tsWorker } from '../test/unit/helpers/tsWorker';
 import type { ListeningMessage, WritesMessage } from './loadServer';
+import { performanceToMonotonic } from './monotonic';
 
 type Measure = (request: StreamRequest, options: MeasureOptions) => Promise<RequestRecord>;
 
@@ -22,6 +25,14 @@ interface Round {
   /** |client − truth| in ms, one per request (TTFT) and one per token gap (ITL). */
   ttftErrors: number[];
   itlErrors: number[];
+  /**
+   * The TTFT error's two parts, per request, on the one clock both processes read: client send →
+   * server arrival (`send`), server's first write → client's read of it (`delivery`).
+   */
+  sendMs: number[];
+  deliveryMs: number[];
+  /** How late the server wrote each first token after its schedule (not an error: the truth is the write). */
+  serverLateMs: number[];
   seconds: number;
   /** CPU time per token chunk, in µs: this process (client and its workers) and the load server. */
   clientCpuUs: number;
@@ -32,6 +43,14 @@ const LEVELS = [100, 250, 500, 750, 1000, 1500, 2000];
 /** Issue #19's target at 1,000 streams: median TTFT error ≤ 1 ms and p99 ≤ 5 ms. */
 const GOAL = { streams: 1000, p50: 1, p99: 5 };
 
+/**
+ * Load server processes: one writing 20,000 chunks a second is itself late to notice arrivals, and
+ * its lateness counts as the client's error; two share the streams (each its own port).
+ */
+const SERVER_PROCESSES = Number(process.env.CLIENT_BENCH_SERVERS ?? 2);
+/** Stream workers of the pool. */
+const POOL_WORKERS = Number(process.env.CLIENT_BENCH_WORKERS ?? 2);
+
 function startServer(): Promise<{ child: ChildProcess; port: number }> {
   const child = fork(join(__dirname, 'loadServer.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
   return new Promise((resolve, reject) => {
@@ -41,14 +60,26 @@ function startServer(): Promise<{ child: ChildProcess; port: number }> {
   });
 }
 
+/** Every server's writes so far, merged, and their CPU time summed. */
+function collectFrom(children: ChildProcess[]): Promise<WritesMessage> {
+  return Promise.all(
+    children.map(
+      (child) =>
+        new Promise<WritesMessage>((resolve) => {
+          child.once('message', resolve);
+          child.send({ collect: true });
+        }),
+    ),
+  ).then((all) => ({
+    writes: Object.assign({}, ...all.map((m) => m.writes)) as WritesMessage['writes'],
+    cpuUs: all.reduce((sum, m) => sum + m.cpuUs, 0),
+  }));
+}
+
 export async function run(): Promise<void> {
-  const { child, port } = await startServer();
-  const pool = new StreamPool(() => tsWorker(join(__dirname, '../src/core/bench/stream.worker.ts')), 2);
-  const collect = () =>
-    new Promise<WritesMessage>((resolve) => {
-      child.once('message', resolve);
-      child.send({ collect: true });
-    });
+  const servers = await Promise.all(Array.from({ length: SERVER_PROCESSES }, startServer));
+  const pool = new StreamPool(() => tsWorker(join(__dirname, '../src/core/bench/stream.worker.ts')), POOL_WORKERS);
+  const collect = () => collectFrom(servers.map((s) => s.child));
   let round = 0;
 
   /**
@@ -62,35 +93,43 @@ export async function run(): Promise<void> {
     staggerMs = 0,
   ): Promise<Round> {
     const tag = `r${round++}`;
-    const endpoint = {
+    const endpoints = servers.map(({ port }) => ({
       name: 'bench',
       kind: 'openai-chat' as const,
       baseUrl: `http://127.0.0.1:${port}/v1`,
       model: `${ttftMs},${itlMs},${tokens}`,
-    };
+    }));
     await collect(); // the server's CPU count starts here
     const cpu = process.cpuUsage();
     const started = performance.now();
     const records = await Promise.all(
       Array.from({ length: streams }, async (_, i) => {
         if (staggerMs > 0) await new Promise((resolve) => setTimeout(resolve, i * staggerMs));
-        return via(buildStreamRequest(endpoint, undefined, [{ role: 'user', content: `${tag}-${i}` }], tokens), {
-          timeoutMs: 60_000,
-          countTokens: () => 0,
-        });
+        return via(
+          buildStreamRequest(
+            endpoints[i % endpoints.length]!,
+            undefined,
+            [{ role: 'user', content: `${tag}-${i}` }],
+            tokens,
+          ),
+          {
+            timeoutMs: 60_000,
+            countTokens: () => 0,
+          },
+        );
       }),
     );
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
     const { writes, cpuUs } = await collect();
-    const ttftErrors: number[] = [];
-    const itlErrors: number[] = [];
-    records.forEach((r, i) => compare(r, writes[`${tag}-${i}`], ttftErrors, itlErrors));
+    const errors = { ttftErrors: [], itlErrors: [], sendMs: [], deliveryMs: [] };
+    records.forEach((r, i) => compare(r, writes[`${tag}-${i}`], errors));
     const chunks = streams * tokens;
+    const serverLateMs = records.map((_, i) => writes[`${tag}-${i}`] ?? []).map(([at, first]) => first! - at! - ttftMs);
     return {
       errors: records.filter((r) => !r.ok || r.itlMs.length !== tokens - 1).length,
-      ttftErrors,
-      itlErrors,
+      ...errors,
+      serverLateMs,
       seconds,
       clientCpuUs: (used.user + used.system) / chunks,
       serverCpuUs: cpuUs / chunks,
@@ -104,7 +143,7 @@ export async function run(): Promise<void> {
   console.log(
     `Machine: ${cpus().length} CPUs, load average ${loadavg()
       .map((l) => l.toFixed(2))
-      .join(' ')} at start.`,
+      .join(' ')} at start; ${SERVER_PROCESSES} load server process(es).`,
   );
   try {
     await measure(oneLoop, 8, [5, 2, 5]); // warm the JIT and the connection pools
@@ -113,11 +152,17 @@ export async function run(): Promise<void> {
     for (let i = 0; i < 40; i++) single.push(await measure(oneLoop, 1, [20, 5, 20]));
     const ttft = distribution(single.flatMap((r) => r.ttftErrors));
     const itl = distribution(single.flatMap((r) => r.itlErrors));
+    const send = distribution(single.flatMap((r) => r.sendMs));
+    const delivery = distribution(single.flatMap((r) => r.deliveryMs));
     console.log(
       'Timing error |client-measured − server-side truth|, single streams (40 requests × 20 tokens, TTFT 20 ms, ITL 5 ms):',
     );
     console.log(`  TTFT error: median ${f(ttft?.p50)} ms, p99 ${f(ttft?.p99)} ms   (target: median ≤ 1 ms)`);
     console.log(`  ITL error:  median ${f(itl?.p50)} ms, p99 ${f(itl?.p99)} ms`);
+    console.log(
+      `  of the TTFT error, client send → server arrival: median ${f(send?.p50)} ms, p99 ${f(send?.p99)} ms; ` +
+        `server's first write → client's read: median ${f(delivery?.p50)} ms, p99 ${f(delivery?.p99)} ms`,
+    );
 
     // Streams start 1 ms apart and last longer than the ramp, so all of them are open at once.
     console.log('\nConcurrent streams (started 1 ms apart, each TTFT 50 ms then 50 tokens every 50 ms);');
@@ -125,20 +170,22 @@ export async function run(): Promise<void> {
     const summary: string[] = [];
     for (const [name, via] of [
       ['one event loop', oneLoop],
-      ['StreamPool, 2 worker threads', pooled],
+      [`StreamPool, ${POOL_WORKERS} worker threads`, pooled],
     ] as const) {
       console.log(`\n  ${name}`);
       console.log(
-        '  streams  errors  TTFT err p50/p99 ms  ITL err p50/p99 ms  wall s  CPU µs/chunk client/server  held',
+        '  streams  errors  TTFT err p50/p99 ms  (send + delivery p99)  server late p99  ITL err p50/p99 ms  wall s  CPU µs/chunk client/server  held',
       );
       let held = 0;
       let goal = 'not reached';
       const deadline = performance.now() + 40_000;
       for (const streams of LEVELS) {
         if (performance.now() > deadline) break;
+        await measure(via, streams, [0, 0, 1]); // opens the level's connections, as runBenchmark's warm-up does
         const r = await measure(via, streams, [50, 50, 50], 1);
         const ttftError = distribution(r.ttftErrors);
         const itlError = distribution(r.itlErrors);
+        const parts = `${f(distribution(r.sendMs)?.p99)} + ${f(distribution(r.deliveryMs)?.p99)}`;
         const ok = r.errors === 0 && (ttftError?.p50 ?? Infinity) <= 5 && (itlError?.p50 ?? Infinity) <= 5;
         if (ok) held = streams;
         if (streams === GOAL.streams)
@@ -147,7 +194,7 @@ export async function run(): Promise<void> {
               ? `met (${f(ttftError?.p50)}/${f(ttftError?.p99)} ms)`
               : `NOT met (${r.errors} errors, ${f(ttftError?.p50)}/${f(ttftError?.p99)} ms)`;
         console.log(
-          `  ${String(streams).padStart(7)}  ${String(r.errors).padStart(6)}  ${`${f(ttftError?.p50)}/${f(ttftError?.p99)}`.padStart(19)}  ${`${f(itlError?.p50)}/${f(itlError?.p99)}`.padStart(18)}  ${r.seconds.toFixed(1).padStart(6)}  ${`${r.clientCpuUs.toFixed(0)}/${r.serverCpuUs.toFixed(0)}`.padStart(27)}  ${ok ? 'yes' : 'no'}`,
+          `  ${String(streams).padStart(7)}  ${String(r.errors).padStart(6)}  ${`${f(ttftError?.p50)}/${f(ttftError?.p99)}`.padStart(19)}  ${`(${parts})`.padStart(21)}  ${f(distribution(r.serverLateMs)?.p99).padStart(15)}  ${`${f(itlError?.p50)}/${f(itlError?.p99)}`.padStart(18)}  ${r.seconds.toFixed(1).padStart(6)}  ${`${r.clientCpuUs.toFixed(0)}/${r.serverCpuUs.toFixed(0)}`.padStart(27)}  ${ok ? 'yes' : 'no'}`,
         );
         if (!ok && streams >= GOAL.streams) break;
       }
@@ -163,21 +210,31 @@ export async function run(): Promise<void> {
         .join(' ')} at end.`,
     );
   } finally {
-    child.kill();
+    for (const { child } of servers) child.kill();
     await pool.close();
   }
 }
 
+/** This thread's performance.now() → CLOCK_MONOTONIC, the load server's clock. */
+const toMonotonic = performanceToMonotonic();
+
 /**
- * Client-measured TTFT and ITLs against the server's truth (each side's own clock, differences
- * only): true TTFT is request arrival → first write, so the error includes the client's delays in
- * sending and reading.
+ * Client-measured TTFT and ITLs against the server's truth: true TTFT is request arrival → first
+ * write, so the error includes the client's delays in sending and reading. It is split into its two
+ * parts on the clock both processes share (the records' startMs is on this thread's clock).
  */
-function compare(r: RequestRecord, server: number[] | undefined, ttftErrors: number[], itlErrors: number[]): void {
+function compare(
+  r: RequestRecord,
+  server: number[] | undefined,
+  out: Pick<Round, 'ttftErrors' | 'itlErrors' | 'sendMs' | 'deliveryMs'>,
+): void {
   if (!r.ok || !server || r.ttftMs === undefined) return;
   const [arrived, ...writes] = server;
-  ttftErrors.push(Math.abs(r.ttftMs - (writes[0]! - arrived!)));
-  r.itlMs.forEach((itl, k) => itlErrors.push(Math.abs(itl - (writes[k + 1]! - writes[k]!))));
+  out.ttftErrors.push(Math.abs(r.ttftMs - (writes[0]! - arrived!)));
+  r.itlMs.forEach((itl, k) => out.itlErrors.push(Math.abs(itl - (writes[k + 1]! - writes[k]!))));
+  const sent = r.startMs + toMonotonic;
+  out.sendMs.push(arrived! - sent);
+  out.deliveryMs.push(sent + r.ttftMs - writes[0]!);
 }
 
 function f(v: number | undefined): string {

@@ -1,9 +1,10 @@
 // The load server of `npm run bench -- client`, run in its own process (child_process.fork), so the
 // client's timings are not taken on a loop or in a process that also writes the tokens.
-// It streams OpenAI-style SSE on a schedule the request names and records when it wrote each token:
-// the server-side truth the client's TTFT and ITLs are compared with.
+// It streams OpenAI-style SSE on a schedule the request names and records when each request arrived
+// and when it wrote each token: the server-side truth the client's TTFT and ITLs are compared with.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { monotonicMs } from './monotonic';
 
 /** Parent → server: send back (and forget) the writes recorded so far. */
 export interface CollectMessage {
@@ -15,7 +16,10 @@ export interface ListeningMessage {
   port: number;
 }
 
-/** Server → parent: per request tag, [arrival, write of token 0, write of token 1, …] in ms (server clock). */
+/**
+ * Server → parent: per request tag, [arrival, write of token 0, write of token 1, …] in ms of
+ * CLOCK_MONOTONIC (`monotonicMs`), the clock every process on the machine reads alike.
+ */
 export interface WritesMessage {
   writes: Record<string, number[]>;
   /** CPU time (user + system) the server process used since the last collect, in µs. */
@@ -30,10 +34,10 @@ let cpu = process.cpuUsage();
 
 /**
  * The request's `model` is `ttftMs,itlMs,tokens` and its first message the tag the writes are filed
- * under. Times are the server's monotonic clock: only differences are compared with the client's.
+ * under.
  */
 function serve(req: IncomingMessage, res: ServerResponse): void {
-  const arrived = performance.now();
+  const arrived = monotonicMs();
   let body = '';
   req.setEncoding('utf8');
   req.on('data', (chunk: string) => (body += chunk));
@@ -48,17 +52,19 @@ function serve(req: IncomingMessage, res: ServerResponse): void {
     const tick = () => {
       if (res.destroyed) return;
       if (k === tokens) return void res.end(trailer(tokens));
-      // Taken just before the write: the socket write happens inside it when the socket can take it.
-      times.push(performance.now());
+      // node corks the socket in write() and sends on the next tick; the truth is stamped right
+      // before the send (the uncork's write syscall), not before the chunk is formatted.
       res.write(TOKEN);
+      times.push(monotonicMs());
+      res.socket?.uncork();
       k++;
-      setTimeout(tick, Math.max(0, arrived + ttft + k * itl - performance.now()));
+      setTimeout(tick, Math.max(0, arrived + ttft + k * itl - monotonicMs()));
     };
-    setTimeout(tick, Math.max(0, arrived + ttft - performance.now()));
+    setTimeout(tick, Math.max(0, arrived + ttft - monotonicMs()));
   });
 }
 
-const server = createServer({ noDelay: true, keepAliveTimeout: 30_000 }, serve);
+const server = createServer({ noDelay: true, keepAliveTimeout: 60_000 }, serve);
 // A level of 2,000 streams opens 2,000 sockets at once.
 server.maxConnections = 100_000;
 server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => {
