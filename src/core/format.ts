@@ -15,9 +15,18 @@ export function scaleUsd(usd: number | null, factor: number): number | null {
   return usd === null ? null : usd * factor;
 }
 
+/**
+ * "1,234,567": `toLocaleString('en-US')` of the rounded number, without ICU for the integers it can be — its first
+ * call in a process loads ICU's number data (30+ ms on the editor's host thread, on the first hover or status bar).
+ */
 export function formatCount(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  const rounded = Math.round(n);
+  if (!Number.isSafeInteger(rounded) || Object.is(rounded, -0)) return rounded.toLocaleString('en-US');
+  return String(rounded).replace(THOUSANDS, ',');
 }
+
+/** Before each group of three digits that ends the integer. */
+const THOUSANDS = /\B(?=(?:\d{3})+$)/g;
 
 /** "1 warning", "2 warnings", "1,024 tokens": a count with its noun, singular only for exactly one. */
 export function formatCountOf(n: number, noun: string, plural = `${noun}s`): string {
@@ -42,7 +51,7 @@ export function formatMs(ms: number): string {
 export function formatUsd(usd: number | null): string {
   if (usd === null) return 'no price';
   if (usd === 0) return '$0';
-  if (usd >= 100) return `$${Math.round(usd).toLocaleString('en-US')}`;
+  if (usd >= 100) return `$${formatCount(usd)}`;
   if (usd >= 1) return `$${usd.toFixed(2)}`;
   const digits = Math.max(2, 1 - Math.floor(Math.log10(usd)));
   return `$${usd.toFixed(Math.min(digits, 6))}`;

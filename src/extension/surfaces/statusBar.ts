@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { formatMs, formatTokens, formatUsd, scaleUsd } from '../../core/format';
+import { formatCount, formatMs, formatTokens, formatUsd, scaleUsd } from '../../core/format';
 import { markdownText } from '../../core/markdown';
 import type { DocumentAnalysis } from '../analysis/analyzer';
 import { footnotes, pendingLines, scenarioLine, statusLine, tooltipTable } from './targetTable';
@@ -86,8 +86,7 @@ function instructionLines(a: DocumentAnalysis): string[] {
   const b = a.instructions;
   if (!b || b.alwaysOn.length === 0) return [];
   const files = b.alwaysOn.length === 1 ? t('1 file') : t('{0} files', String(b.alwaysOn.length));
-  const over =
-    b.tokens > b.maxTokens ? ` — ${t('over the {0}-token budget', b.maxTokens.toLocaleString('en-US'))}` : '';
+  const over = b.tokens > b.maxTokens ? ` — ${t('over the {0}-token budget', formatCount(b.maxTokens))}` : '';
   return [
     '',
     `${t('**Always-on instructions** ({0}, prepended to every chat request): {1} tokens', files, formatTokens(b.tokens, a.count.exact))}${over}`,
