@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { ScanSource } from '../core/analysis/batches';
 import type { ReportFileInput } from '../core/findings/report';
 import { decodeFileText } from '../core/prompt/fileText';
 import { builtinPromptGlobs, PROMPT_FORMATS, PROMPT_LANGUAGES } from '../core/prompt/formats';
@@ -57,15 +58,28 @@ export async function findPromptFiles(limit = 5000): Promise<vscode.Uri[]> {
  * relative to the workspace; files over `maxFileBytes` and unreadable ones are left out.
  */
 export async function readWorkspacePrompts(maxFileBytes: number): Promise<ReportFileInput[]> {
+  return (await workspacePromptSources(maxFileBytes)).map((source) =>
+    'text' in source ? source : { path: source.path, text: decodeFileText(source.bytes) },
+  );
+}
+
+/**
+ * The same files, those not open as the bytes read from disk: the workspace scan hands them to the analysis worker
+ * undecoded (decoding and copying their text held the extension host).
+ */
+export async function workspacePromptSources(maxFileBytes: number): Promise<ScanSource[]> {
   const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
-  const inputs: ReportFileInput[] = [];
+  const sources: ScanSource[] = [];
   for (const uri of await findPromptFiles()) {
+    const path = vscode.workspace.asRelativePath(uri, false);
     const document = open.get(uri.toString());
-    const bytes = document ? undefined : await vscode.workspace.fs.readFile(uri).then(undefined, () => undefined);
-    if (!document && (!bytes || bytes.byteLength > maxFileBytes)) continue;
-    const text = document ? document.getText() : decodeFileText(bytes);
-    if (document && Buffer.byteLength(text) > maxFileBytes) continue;
-    inputs.push({ path: vscode.workspace.asRelativePath(uri, false), text });
+    if (document) {
+      const text = document.getText();
+      if (Buffer.byteLength(text) <= maxFileBytes) sources.push({ path, text });
+      continue;
+    }
+    const bytes = await vscode.workspace.fs.readFile(uri).then(undefined, () => undefined);
+    if (bytes && bytes.byteLength <= maxFileBytes) sources.push({ path, bytes });
   }
-  return inputs;
+  return sources;
 }

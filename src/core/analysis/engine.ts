@@ -37,6 +37,7 @@ import { PromptCounter } from '../promptCounter';
 import type { TextEdit } from '../tokenize/incremental';
 import { getTokenizer } from '../tokenize/registry';
 import type { TokenizerId } from '../tokenize/types';
+import { unpackSources, type PackedSources } from './batches';
 import { Lanes } from './lanes';
 
 /** A scan slice: a count asked for meanwhile waits at most this (plus one file's update) for the worker. */
@@ -314,6 +315,11 @@ export class AnalysisEngine {
       SCAN_SLICE_MS,
       () => this.lanes.background(),
     );
+  }
+
+  /** The scan of a batch as the extension host sends it: files read from disk as bytes, decoded here. */
+  scanPacked(targetId: string, packed: PackedSources): Promise<void> {
+    return this.scan(targetId, unpackSources(packed));
   }
 
   /**

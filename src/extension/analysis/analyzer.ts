@@ -29,15 +29,16 @@ import type { TokenizerId } from '../../core/tokenize/types';
 import type { Calibrations } from '../bench/calibrations';
 import { readSettings, readWorkloadProfile } from '../settings';
 import { KeyedTimers } from '../keyedTimers';
-import { isPromptDocument, readWorkspacePrompts, parseFileName } from '../promptDocuments';
+import { isPromptDocument, workspacePromptSources, parseFileName } from '../promptDocuments';
 import type { ExtensionTables } from '../tables';
 import { EngineClient } from './engineClient';
-import { batches } from '../../core/analysis/batches';
+import { batches, packSources, sourceSize } from '../../core/analysis/batches';
 
 /**
- * The workspace scan goes to the worker in messages of about this many characters, one after the other: copying a
- * whole workspace into one message held the extension host (and every hover) for seconds — 1.9 s for 2,000 prompts
- * of 20 KB at load ≈ 22 (the probe of `npm run bench:editor`).
+ * The workspace scan goes to the worker in messages of about this many characters (bytes, for files read from disk),
+ * one after the other: copying a whole workspace into one message held the extension host (and every hover) for
+ * seconds — 1.9 s for 2,000 prompts of 20 KB at load ≈ 22 (the probe of `npm run bench:editor`). Files from disk
+ * travel as bytes, transferred (see PackedSources).
  */
 const SCAN_BATCH_CHARS = 1_000_000;
 
@@ -448,9 +449,10 @@ export class PromptAnalyzer implements vscode.Disposable {
   private scanWorkspace(config: Config, primary: ResolvedTarget, generation: number): void {
     if (this.scans.has(primary.id)) return;
     const scan = (async () => {
-      const sources = await readWorkspacePrompts(config.maxFileBytes);
-      for (const batch of batches(sources, SCAN_BATCH_CHARS, (s) => s.text.length)) {
-        await this.engine.call('scan', primary.id, batch);
+      const sources = await workspacePromptSources(config.maxFileBytes);
+      for (const batch of batches(sources, SCAN_BATCH_CHARS, sourceSize)) {
+        const packed = packSources(batch);
+        await this.engine.transferring([packed.bytes.buffer as ArrayBuffer], 'scanPacked', primary.id, packed);
         if (generation !== this.generation) return;
       }
       this.scanned.add(primary.id);

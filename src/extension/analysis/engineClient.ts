@@ -19,7 +19,7 @@ const CRASH_WINDOW_MS = 10 * 60_000;
  * tokenizers on a loaded machine takes seconds; a scan or report of 5,000 files, tens of seconds.
  */
 export function defaultTimeoutMs(method: EngineMethod): number {
-  return method === 'scan' || method === 'report' ? 300_000 : 60_000;
+  return method === 'scan' || method === 'scanPacked' || method === 'report' ? 300_000 : 60_000;
 }
 
 export interface EngineClientOptions {
@@ -51,6 +51,19 @@ export class EngineClient {
   ) {}
 
   call<K extends EngineMethod>(method: K, ...args: Parameters<EngineApi[K]>): Promise<Result<K>> {
+    return this.send(method, args, []);
+  }
+
+  /** A call whose arguments hold these buffers: handed to the worker (unusable here afterwards), not copied. */
+  transferring<K extends EngineMethod>(
+    transfer: ArrayBuffer[],
+    method: K,
+    ...args: Parameters<EngineApi[K]>
+  ): Promise<Result<K>> {
+    return this.send(method, args, transfer);
+  }
+
+  private send<K extends EngineMethod>(method: K, args: unknown[], transfer: ArrayBuffer[]): Promise<Result<K>> {
     if (this.disposed) return Promise.reject(new Error('the analysis worker has been stopped'));
     if (this.gaveUp) return Promise.reject(new Error(this.gaveUp));
     const worker = this.started();
@@ -63,7 +76,7 @@ export class EngineClient {
         void worker.terminate();
       }, limit);
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
-      worker.postMessage({ id, method, args } satisfies EngineRequest);
+      worker.postMessage({ id, method, args } satisfies EngineRequest, transfer);
     });
   }
 

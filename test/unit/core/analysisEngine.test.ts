@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { packSources } from '../../../src/core/analysis/batches';
 import { AnalysisEngine, type EngineConfig } from '../../../src/core/analysis/engine';
 import { resolveProfile } from '../../../src/core/compare';
 import { countPrompt } from '../../../src/core/count';
@@ -111,6 +112,35 @@ describe('AnalysisEngine', () => {
     ]);
     assert.equal(second, undefined);
     assert.deepEqual(third!.counts.o200k_base, fresh('/w/doc.prompt', v3, 'o200k_base'));
+  });
+
+  it('a scan sent packed (files from disk as bytes) finds what the same scan sent as texts finds', async () => {
+    const system = policy(150);
+    const others = [0, 1].map((i) => `system:\n${system}\nuser:\nQuestion ${i}: where is my parcel?\n`);
+    const mine = `system:\n${system}\nuser:\nCan I return shoes after 40 days?\n`;
+    const findingsAfter = async (scan: (engine: AnalysisEngine) => Promise<void>) => {
+      const engine = engineWith(['openai/gpt-4o']);
+      await scan(engine);
+      await engine.count({ ...request(mine, 1), file: 'support/mine.prompt' });
+      return (await engine.findings('doc', 1))!;
+    };
+    const asTexts = await findingsAfter((e) =>
+      e.scan('openai/gpt-4o', [
+        { path: 'support/a.prompt', text: others[0]! },
+        { path: 'support/b.prompt', text: others[1]! },
+      ]),
+    );
+    const packed = await findingsAfter((e) =>
+      e.scanPacked(
+        'openai/gpt-4o',
+        packSources([
+          { path: 'support/a.prompt', bytes: new TextEncoder().encode(others[0]!) },
+          { path: 'support/b.prompt', text: others[1]! },
+        ]),
+      ),
+    );
+    assert.ok(asTexts.findings.some((f) => f.code === 'prefix-cache' && f.relatedFiles?.length === 2));
+    assert.deepEqual(packed, asTexts);
   });
 
   it('finds a prefix-cache group across the workspace and the prefix a cache can serve', async () => {
