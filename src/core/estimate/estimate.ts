@@ -1,3 +1,4 @@
+import { formatCount } from '../format';
 import { estimateCost, cacheableTokens, type CacheTtl, type CostEstimate } from './cost';
 import { queuedPrefillMs } from './queue';
 import type { CalibrationProfile, ProviderRow, Scope } from './schemas';
@@ -138,7 +139,7 @@ function selfHostedEstimate(
     );
   else if (!memory.promptFits)
     notes.push(
-      `this prompt needs ${gb(memory.promptKvBytes)} GB of KV cache; only ${memory.kvCapacityTokens.toLocaleString('en-US')} tokens fit beside the weights`,
+      `this prompt needs ${gb(memory.promptKvBytes)} GB of KV cache; only ${formatCount(memory.kvCapacityTokens)} tokens fit beside the weights`,
     );
   notes.push(...assumptionNotes(t));
 

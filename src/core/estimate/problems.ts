@@ -1,3 +1,4 @@
+import { formatCount } from '../format';
 import type { ProviderRow } from './schemas';
 import type { ResolvedTarget } from './targets';
 
@@ -28,7 +29,7 @@ export function targetErrors(target: ResolvedTarget, inputTokens: number, label:
   const window = contextWindowOf(target);
   if (inputTokens > window)
     errors.push(
-      `prompt of ${inputTokens.toLocaleString('en-US')} tokens exceeds ${label}'s ${window.toLocaleString('en-US')}-token context window by ${(inputTokens - window).toLocaleString('en-US')}`,
+      `prompt of ${formatCount(inputTokens)} tokens exceeds ${label}'s ${formatCount(window)}-token context window by ${formatCount(inputTokens - window)}`,
     );
   return errors;
 }
