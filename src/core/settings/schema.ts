@@ -109,6 +109,19 @@ export function settingKeys(): string[] {
   });
 }
 
+/**
+ * A dotted key's value (`benchmark.requests`) in the tree of a section's values at one scope, as VS Code inspects the
+ * whole section (`inspect('promptLens').workspaceValue`); undefined when not set there.
+ */
+export function valueAt(tree: unknown, key: string): unknown {
+  let value = tree;
+  for (const part of key.split('.')) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
 /** The schema of one dotted key. */
 export function settingSchema(key: string): z.ZodType {
   const [head, leaf] = key.split('.') as [keyof typeof settingsSchema.shape, string | undefined];

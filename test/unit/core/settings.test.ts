@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { loadTables } from '../../../src/core/estimate';
 import { describeProblem, keepValid } from '../../../src/core/settings/keepValid';
-import { RESTRICTED_SETTINGS, parseSettings, settingKeys, settingSchema } from '../../../src/core/settings/schema';
+import {
+  RESTRICTED_SETTINGS,
+  parseSettings,
+  settingKeys,
+  settingSchema,
+  valueAt,
+} from '../../../src/core/settings/schema';
 import { configuredTargets } from '../../../src/core/settings/targets';
 
 type Json = Record<string, unknown>;
@@ -87,6 +93,36 @@ describe('settings: one schema for every promptLens.* key', () => {
       assert.deepEqual(contract(contributed[`promptLens.${key}`]!), fromZod);
     });
   }
+});
+
+describe('settings: read from one inspect of the whole section (valueAt)', () => {
+  it("finds each dotted key in a scope's tree of values, and nothing where the scope set nothing", () => {
+    // As VS Code inspects `promptLens` at one scope: only what that scope set, dotted keys as nested objects.
+    const tree = {
+      targets: ['openai/gpt-4o'],
+      benchmark: { requests: 6, concurrency: [1, 2] },
+      rag: { tags: [] },
+      hover: { enabled: false },
+      models: [{ id: 'x' }],
+    };
+    const values = new Map(
+      settingKeys().flatMap((k) => (valueAt(tree, k) === undefined ? [] : [[k, valueAt(tree, k)]])),
+    );
+    assert.deepEqual(
+      values,
+      new Map<string, unknown>([
+        ['targets', ['openai/gpt-4o']],
+        ['hover.enabled', false],
+        ['rag.tags', []],
+        ['benchmark.concurrency', [1, 2]],
+        ['benchmark.requests', 6],
+        ['models', [{ id: 'x' }]],
+      ]),
+    );
+    assert.equal(parseSettings(values).settings.benchmark.requests, 6);
+    for (const unset of [undefined, null, {}, { benchmark: 5 }, { benchmark: [6] }])
+      assert.equal(valueAt(unset, 'benchmark.requests'), undefined, JSON.stringify(unset));
+  });
 });
 
 describe('settings: the one policy (keep valid fields, report bad ones with their path)', () => {
