@@ -9,6 +9,7 @@ import type { CheapestLine } from './cheapest';
 import type { PromptCodeLensProvider } from './codeLens';
 import type { PrefixDecorations } from './decorations';
 import type { PromptDiagnostics } from './diagnostics';
+import { ShownOnce } from './shownOnce';
 import type { PromptStatusBar } from './statusBar';
 
 const DEBOUNCE_MS = 150;
@@ -19,6 +20,8 @@ export class EditorSurfaces implements vscode.Disposable {
   /** Settings and table problems already shown (each once per session, not on every keystroke). */
   private readonly shownProblems = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly documents = new ShownOnce<vscode.TextDocument>();
+  private readonly editors = new ShownOnce<vscode.TextEditor>();
 
   constructor(
     private readonly analyzer: PromptAnalyzer,
@@ -36,6 +39,7 @@ export class EditorSurfaces implements vscode.Disposable {
         this.timers.cancel(d.uri.toString());
         this.diagnostics.clear(d.uri);
         this.cheapest.forget(d);
+        this.documents.forget(d);
       }),
       analyzer.onDidChange((uri) => {
         if (uri === undefined) this.refreshAll();
@@ -84,14 +88,18 @@ export class EditorSurfaces implements vscode.Disposable {
         if (settings.statusBar.enabled) this.statusBar.show(analysis);
         else this.statusBar.hide();
       }
-      if (settings.diagnostics.enabled) this.diagnostics.update(document, analysis);
-      else this.diagnostics.clear(document.uri);
+      // The same analysis under the same settings is already on every surface of this document and editor.
+      if (this.documents.changed(document, analysis, settings)) {
+        if (settings.diagnostics.enabled) this.diagnostics.update(document, analysis);
+        else this.diagnostics.clear(document.uri);
+        this.codeLens.refresh();
+        this.cheapest.schedule(document, analysis);
+      }
       for (const editor of vscode.window.visibleTextEditors.filter((e) => e.document === document)) {
+        if (!this.editors.changed(editor, analysis, settings)) continue;
         if (settings.decorations.enabled) this.decorations.apply(editor, analysis);
         else this.decorations.clear(editor);
       }
-      this.codeLens.refresh();
-      this.cheapest.schedule(document, analysis);
     } catch (error) {
       log.error('analysis failed', error);
     }

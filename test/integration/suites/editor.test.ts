@@ -18,6 +18,7 @@ import {
   queryWebviews,
   screenshot,
   waitFor,
+  workspaceFile,
 } from '../helpers';
 
 async function promptLensHover(uri: vscode.Uri, position: vscode.Position): Promise<string> {
@@ -298,6 +299,34 @@ describe('editor surfaces', () => {
     const messages = lenses.slice(2).map((l) => l.command!.title);
     assert.match(messages[0]!, /^system: [\d,]+ tok · \d+% of cold TTFT/);
     assert.match(messages[1]!, /^user: [\d,]+ tok · \d+% of cold TTFT/);
+  });
+
+  it("folding by role section follows every version (ranges kept per version, never an older one's)", async () => {
+    await cleanWorkbench();
+    const uri = workspaceFile('folding-versions.prompt');
+    const text = 'system:\nBe brief.\nVery.\n\nuser:\nHi\nthere\n';
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const folds = async () =>
+      (await vscode.commands.executeCommand<vscode.FoldingRange[]>('vscode.executeFoldingRangeProvider', uri))
+        .map((r) => `${r.start}..${r.end}`)
+        .sort();
+    try {
+      const first = await waitFor('folding ranges', async () => {
+        const found = await folds();
+        return found.includes('0..2') ? found : undefined;
+      });
+      assert.deepEqual(first, ['0..2', '4..6']);
+      assert.deepEqual(await folds(), first, 'the same version asked again');
+      assert.ok(await editor.edit((b) => b.insert(new vscode.Position(0, 0), 'Preamble.\n\n')));
+      assert.deepEqual(await folds(), ['2..4', '6..8'], 'the edited version');
+      assert.ok(await editor.edit((b) => b.insert(new vscode.Position(7, 0), 'assistant:\n')));
+      // An empty section (user: right before assistant:) has nothing to fold.
+      assert.deepEqual(await folds(), ['2..4', '7..9']);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await vscode.workspace.fs.delete(uri);
+    }
   });
 
   it('the target picker marks the primary in effect for the prompt and says when front matter overrides it', async () => {
