@@ -42,3 +42,23 @@ export function promptFileMatcher(
   const isMatch = picomatch([...builtinPromptGlobs(disabled), ...include], { dot: true });
   return (relativePath) => relativePath.length <= MAX_MATCHED_PATH && isMatch(relativePath.replace(/\\/g, '/'));
 }
+
+/**
+ * The globs to search the workspace with, one file search each: the built-in globs that name a file in any folder
+ * (`*.prompty`, `AGENTS.md` after a leading double star) as one group of alternatives — the shape of the default
+ * include glob's `*.{md,txt,json}` — then the other built-in ones and each include glob on its own (ripgrep rejects
+ * nested groups). VS Code's file search spawns a ripgrep process per search, synchronously on the extension host:
+ * fourteen searches at once held it about a second while a prompt opened (host CPU profile of the hover probe,
+ * load ≈ 5).
+ */
+export function searchGlobs(include: readonly string[], disabled: readonly PromptFormat[] = []): string[] {
+  const anywhere: string[] = [];
+  const others: string[] = [];
+  for (const glob of builtinPromptGlobs(disabled)) {
+    const name = /^\*\*\/([^/{}]+)$/.exec(glob)?.[1];
+    if (name) anywhere.push(name);
+    else others.push(glob);
+  }
+  const grouped = anywhere.length > 1 ? [`**/{${anywhere.join(',')}}`] : anywhere.map((name) => `**/${name}`);
+  return [...grouped, ...others, ...include];
+}

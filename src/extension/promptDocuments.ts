@@ -3,7 +3,7 @@ import type { ScanSource } from '../core/analysis/batches';
 import type { ReportFileInput } from '../core/findings/report';
 import { decodeFileText } from '../core/prompt/fileText';
 import { builtinPromptGlobs, PROMPT_FORMATS, PROMPT_LANGUAGES } from '../core/prompt/formats';
-import { promptFileMatcher } from '../core/promptFiles';
+import { promptFileMatcher, searchGlobs } from '../core/promptFiles';
 import { readSettings } from './settings';
 
 /** The selector for providers: prompt languages, built-in file patterns and the user's include globs. */
@@ -39,17 +39,16 @@ export function isPromptDocument(document: vscode.TextDocument): boolean {
 }
 
 /**
- * Every prompt file in the workspace (one search per glob: ripgrep rejects nested `{}` groups,
- * and the default include glob has one), without duplicates.
+ * Every prompt file in the workspace (see searchGlobs: ripgrep rejects nested `{}` groups, and the default include
+ * glob has one), without duplicates.
  */
 export async function findPromptFiles(limit = 5000): Promise<vscode.Uri[]> {
   const { include, formats } = readSettings().settings;
-  const found = await Promise.all(
-    [...builtinPromptGlobs(formats.disabled), ...include].map((glob) =>
-      vscode.workspace.findFiles(glob, '**/{node_modules,.git}/**', limit),
-    ),
-  );
-  const unique = new Map(found.flat().map((uri) => [uri.toString(), uri]));
+  const unique = new Map<string, vscode.Uri>();
+  // One search at a time: each starts a process on the host's thread.
+  for (const glob of searchGlobs(include, formats.disabled))
+    for (const uri of await vscode.workspace.findFiles(glob, '**/{node_modules,.git}/**', limit))
+      unique.set(uri.toString(), uri);
   return [...unique.values()].slice(0, limit);
 }
 
