@@ -167,6 +167,8 @@ const COLLATOR = new Intl.Collator();
  */
 export class PrefixIndex {
   private readonly entries = new Map<string, Entry>();
+  /** The instruction-format entries, in the order `entries` holds them: the findings of every edit ask for them. */
+  private readonly instructions = new Set<Entry>();
   private readonly order: Entry[] = [];
   /** lcp[i] = common prefix of order[i - 1] and order[i]; lcp[0] = 0. */
   private readonly lcp: number[] = [];
@@ -207,6 +209,7 @@ export class PrefixIndex {
     const dynamic = firstDynamic(parsed, this.dynamicOf(entry));
     if (dynamic) entry.staticTokens = this.tokenIndexAt(entry, dynamic.range.start);
     this.entries.set(file, entry);
+    if (isInstructionFormat(parsed.format)) this.instructions.add(entry);
     const at = this.lowerBound(entry);
     this.order.splice(at, 0, entry);
     this.stamp++;
@@ -229,6 +232,7 @@ export class PrefixIndex {
     if (!entry) return;
     this.groupCache.clear();
     this.entries.delete(file);
+    this.instructions.delete(entry);
     const at = this.indexOf(entry);
     this.order.splice(at, 1);
     this.stamp++;
@@ -277,13 +281,12 @@ export class PrefixIndex {
   /** Instruction files with their parse and content tokens (what the always-on budget adds up). */
   instructionSources(): InstructionSource[] {
     const sources: InstructionSource[] = [];
-    for (const e of this.entries.values())
-      if (isInstructionFormat(e.parsed.format))
-        sources.push({
-          file: e.file,
-          parsed: e.parsed,
-          tokens: e.request.messages.reduce((n, m) => n + m.tokenEnd - m.tokenStart, 0),
-        });
+    for (const e of this.instructions)
+      sources.push({
+        file: e.file,
+        parsed: e.parsed,
+        tokens: e.request.messages.reduce((n, m) => n + m.tokenEnd - m.tokenStart, 0),
+      });
     return sources;
   }
 

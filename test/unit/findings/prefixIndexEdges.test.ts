@@ -126,6 +126,26 @@ describe('prefix index edges: groups', () => {
       [['AGENTS.md', 22]],
     );
   });
+
+  it('instruction sources keep the order files were last analysed in, across edits and removals', () => {
+    const i = index();
+    const put = (file: string, n: number) => {
+      const text = `# ${file}\n${words(n)}\n`;
+      i.update(file, text, parsePrompt(file, text));
+    };
+    put('AGENTS.md', 10);
+    put('docs/a.instructions.md', 11);
+    add(i, 'p.prompt', [['system', words(5)]]);
+    put('.github/copilot-instructions.md', 12);
+    put('AGENTS.md', 13);
+    put('docs/b.instructions.md', 14);
+    i.remove('docs/a.instructions.md');
+    i.remove('p.prompt');
+    assert.deepEqual(
+      i.instructionSources().map((s) => s.file),
+      ['.github/copilot-instructions.md', 'AGENTS.md', 'docs/b.instructions.md'],
+    );
+  });
 });
 
 describe('prefix index edges: static prefix and messages out of request order', () => {
