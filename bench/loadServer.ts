@@ -27,6 +27,8 @@ export interface WritesMessage {
 }
 
 const TOKEN = 'data: {"choices":[{"index":0,"delta":{"content":" tok"}}]}\n\n';
+/** TOKEN as one HTTP/1.1 chunk, written straight to the socket: one write call, nothing for node to format. */
+const TOKEN_CHUNK = Buffer.from(`${Buffer.byteLength(TOKEN).toString(16)}\r\n${TOKEN}\r\n`);
 const trailer = (tokens: number) => `data: {"choices":[],"usage":{"completion_tokens":${tokens}}}\n\ndata: [DONE]\n\n`;
 
 const writes = new Map<string, number[]>();
@@ -52,11 +54,11 @@ function serve(req: IncomingMessage, res: ServerResponse): void {
     const tick = () => {
       if (res.destroyed) return;
       if (k === tokens) return void res.end(trailer(tokens));
-      // node corks the socket in write() and sends on the next tick; the truth is stamped right
-      // before the send (the uncork's write syscall), not before the chunk is formatted.
-      res.write(TOKEN);
+      // The response is chunked (HTTP/1.1, no length): the token goes to the socket as one chunk,
+      // whose write() makes the syscall at once, right after the truth is stamped. (res.write would
+      // cork the socket and send on the next tick.)
       times.push(monotonicMs());
-      res.socket?.uncork();
+      res.socket?.write(TOKEN_CHUNK);
       k++;
       setTimeout(tick, Math.max(0, arrived + ttft + k * itl - monotonicMs()));
     };
