@@ -25,14 +25,16 @@ export function* batches<T>(items: Iterable<T>, limit: number, size: (item: T) =
 export type ScanSource = { path: string; text: string } | { path: string; bytes: Uint8Array };
 
 /**
- * A batch of the scan as one message: the bytes of every file read from disk, end to end in one buffer of its own
- * that the host hands to the worker (transferred, not copied), which decodes them. Cloning the decoded texts into the
- * message, and decoding them, had held the extension host 15–50 ms per megabyte (host CPU profile of the hover probe).
+ * A batch of the scan as one message: each file read from disk as a copy of its bytes (a buffer of its own, which the
+ * host hands to the worker — transferred, not cloned — and the worker decodes). Decoding the texts and cloning them
+ * into the message had held the extension host 15–50 ms per megabyte (host CPU profile of the hover probe); one fresh
+ * megabyte buffer for the whole batch cost more than both (its pages are touched for the first time).
  */
 export interface PackedSources {
-  /** Open documents carry their text; a file from disk, where its bytes end in `bytes`. */
-  files: Array<{ path: string; text: string } | { path: string; end: number }>;
-  bytes: Uint8Array;
+  /** Open documents carry their text; files from disk, their bytes. */
+  files: Array<{ path: string; text: string } | { path: string; bytes: Uint8Array }>;
+  /** The buffers to transfer with the message: every file's bytes. */
+  transfer: ArrayBuffer[];
 }
 
 /** The size a source adds to a batch. */
@@ -41,27 +43,18 @@ export function sourceSize(source: ScanSource): number {
 }
 
 export function packSources(sources: readonly ScanSource[]): PackedSources {
-  let length = 0;
-  for (const source of sources) if ('bytes' in source) length += source.bytes.byteLength;
-  // A buffer of its own: a file's bytes may be a view on a shared pool, which a transfer would take away.
-  const bytes = new Uint8Array(length);
-  let end = 0;
+  const transfer: ArrayBuffer[] = [];
   const files = sources.map((source) => {
     if ('text' in source) return { path: source.path, text: source.text };
-    bytes.set(source.bytes, end);
-    end += source.bytes.byteLength;
-    return { path: source.path, end };
+    // A copy: a file's bytes may be a view on a buffer the reader shares or pools, which a transfer would take away.
+    const bytes = source.bytes.slice();
+    transfer.push(bytes.buffer);
+    return { path: source.path, bytes };
   });
-  return { files, bytes };
+  return { files, transfer };
 }
 
 /** The sources' texts, each file's bytes decoded as every surface decodes a prompt file. */
 export function unpackSources(packed: PackedSources): ReportFileInput[] {
-  let start = 0;
-  return packed.files.map((file) => {
-    if ('text' in file) return file;
-    const text = decodeFileText(packed.bytes.subarray(start, file.end));
-    start = file.end;
-    return { path: file.path, text };
-  });
+  return packed.files.map((file) => ('text' in file ? file : { path: file.path, text: decodeFileText(file.bytes) }));
 }

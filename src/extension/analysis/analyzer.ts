@@ -452,7 +452,7 @@ export class PromptAnalyzer implements vscode.Disposable {
       const sources = await workspacePromptSources(config.maxFileBytes);
       for (const batch of batches(sources, SCAN_BATCH_CHARS, sourceSize)) {
         const packed = packSources(batch);
-        await this.engine.transferring([packed.bytes.buffer as ArrayBuffer], 'scanPacked', primary.id, packed);
+        await this.engine.transferring(packed.transfer, 'scanPacked', primary.id, packed);
         if (generation !== this.generation) return;
       }
       this.scanned.add(primary.id);

@@ -34,10 +34,13 @@ describe('packed scan batches (files from disk as bytes, transferred to the work
 
   it("unpack(pack(files)) is every file's text, in order, decoded as every surface decodes a prompt file", () => {
     const packed = packSources(sources);
-    assert.equal(
-      packed.bytes.byteLength,
-      sources.reduce((n, s) => n + ('bytes' in s ? s.bytes.byteLength : 0), 0),
+    // One buffer of its own per file read from disk, exactly its bytes.
+    assert.equal(packed.transfer.length, 6);
+    assert.deepEqual(
+      packed.transfer.map((b) => b.byteLength),
+      sources.flatMap((s) => ('bytes' in s ? [s.bytes.byteLength] : [])),
     );
+    assert.ok(sources.every((s) => !('bytes' in s) || !packed.transfer.includes(s.bytes.buffer as ArrayBuffer)));
     assert.deepEqual(unpackSources(packed), decoded);
     assert.deepEqual(decoded[2], { path: 'bom.prompt', text: '\uFEFFkept second BOM' });
     assert.deepEqual(decoded[5], { path: 'pooled.prompt', text: 'user:\nhi' });
@@ -45,8 +48,11 @@ describe('packed scan batches (files from disk as bytes, transferred to the work
 
   it('survives the transfer to a worker, and the transfer leaves the files read (and their pool) intact', () => {
     const packed = packSources(sources);
-    const received = structuredClone(packed, { transfer: [packed.bytes.buffer as ArrayBuffer] });
-    assert.equal(packed.bytes.byteLength, 0, 'the batch buffer was handed over, not copied');
+    const received = structuredClone(packed, { transfer: packed.transfer });
+    assert.ok(
+      packed.transfer.every((b) => b.byteLength === 0),
+      'the copies were handed over, not cloned',
+    );
     assert.deepEqual(unpackSources(received), decoded);
     assert.equal(decodeFileText(pool.subarray(10, 18)), 'user:\nhi');
     assert.equal(decodeFileText((sources[0] as { bytes: Uint8Array }).bytes), 'system:\nBe brief.\n');
@@ -54,6 +60,6 @@ describe('packed scan batches (files from disk as bytes, transferred to the work
 
   it('batches by characters for texts and bytes for files', () => {
     assert.deepEqual(sources.map(sourceSize), [18, 22, 3 + 18, 0, 3, 8, 36]);
-    assert.deepEqual(packSources([]), { files: [], bytes: new Uint8Array(0) });
+    assert.deepEqual(packSources([]), { files: [], transfer: [] });
   });
 });
