@@ -1,3 +1,4 @@
+import './zodJitless';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
