@@ -1,6 +1,8 @@
 // `npm run bench`: runs every bench/*.bench.ts and then `npm run bench:editor` (the real-VS Code hover
 // probe), or only those named on the command line (`npm run bench -- client`; `editor` names the
-// probe). Benchmarks print numbers; they assert nothing (tests assert behaviour).
+// probe). Benchmarks print numbers; they assert nothing (tests assert behaviour). package.json loads
+// test/unit/setup/vocabularies.mjs first, so the tokenizer registry reads the compact vocabularies the bundle
+// ships, as in the unit tests (Mistral's vocabulary is not an export of its package: a plain require fails).
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
