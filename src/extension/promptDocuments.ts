@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import type { ScanSource } from '../core/analysis/batches';
+import { sourceText, type ScanSource } from '../core/analysis/batches';
 import type { ReportFileInput } from '../core/findings/report';
-import { decodeFileText } from '../core/prompt/fileText';
 import { builtinPromptGlobs, PROMPT_FORMATS, PROMPT_LANGUAGES } from '../core/prompt/formats';
 import { promptFileMatcher, searchGlobs } from '../core/promptFiles';
 import { readSettings } from './settings';
@@ -57,9 +56,7 @@ export async function findPromptFiles(limit = 5000): Promise<vscode.Uri[]> {
  * relative to the workspace; files over `maxFileBytes` and unreadable ones are left out.
  */
 export async function readWorkspacePrompts(maxFileBytes: number): Promise<ReportFileInput[]> {
-  return (await workspacePromptSources(maxFileBytes)).map((source) =>
-    'text' in source ? source : { path: source.path, text: decodeFileText(source.bytes) },
-  );
+  return (await workspacePromptSources(maxFileBytes)).map(sourceText);
 }
 
 /**

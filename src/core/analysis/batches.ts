@@ -32,7 +32,7 @@ export type ScanSource = { path: string; text: string } | { path: string; bytes:
  */
 export interface PackedSources {
   /** Open documents carry their text; files from disk, their bytes. */
-  files: Array<{ path: string; text: string } | { path: string; bytes: Uint8Array }>;
+  files: ScanSource[];
   /** The buffers to transfer with the message: every file's bytes. */
   transfer: ArrayBuffer[];
 }
@@ -54,7 +54,12 @@ export function packSources(sources: readonly ScanSource[]): PackedSources {
   return { files, transfer };
 }
 
-/** The sources' texts, each file's bytes decoded as every surface decodes a prompt file. */
+/** A source's text: a file's bytes decoded as every surface decodes a prompt file. */
+export function sourceText(source: ScanSource): ReportFileInput {
+  return 'text' in source ? source : { path: source.path, text: decodeFileText(source.bytes) };
+}
+
+/** The sources' texts, in order. */
 export function unpackSources(packed: PackedSources): ReportFileInput[] {
-  return packed.files.map((file) => ('text' in file ? file : { path: file.path, text: decodeFileText(file.bytes) }));
+  return packed.files.map(sourceText);
 }

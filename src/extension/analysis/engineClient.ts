@@ -19,7 +19,7 @@ const CRASH_WINDOW_MS = 10 * 60_000;
  * tokenizers on a loaded machine takes seconds; a scan or report of 5,000 files, tens of seconds.
  */
 export function defaultTimeoutMs(method: EngineMethod): number {
-  return method === 'scan' || method === 'scanPacked' || method === 'report' ? 300_000 : 60_000;
+  return method === 'scanPacked' || method === 'report' ? 300_000 : 60_000;
 }
 
 export interface EngineClientOptions {

@@ -2,16 +2,7 @@ import type { AnalysisEngine } from '../../core/analysis/engine';
 
 /** The engine methods the extension host calls in the analysis worker. */
 export type EngineMethod =
-  | 'configure'
-  | 'count'
-  | 'findings'
-  | 'scan'
-  | 'scanPacked'
-  | 'recount'
-  | 'countText'
-  | 'compare'
-  | 'report'
-  | 'forget';
+  'configure' | 'count' | 'findings' | 'scanPacked' | 'recount' | 'countText' | 'compare' | 'report' | 'forget';
 export type EngineApi = Pick<AnalysisEngine, EngineMethod>;
 
 export interface EngineRequest {

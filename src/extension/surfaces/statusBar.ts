@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { formatCount, formatMs, formatTokens, formatUsd, scaleUsd } from '../../core/format';
 import { markdownText } from '../../core/markdown';
 import type { DocumentAnalysis } from '../analysis/analyzer';
-import { ShownOnce } from './shownOnce';
 import { footnotes, pendingLines, scenarioLine, statusLine, tooltipTable } from './targetTable';
 
 /**
@@ -23,7 +22,8 @@ export class PromptStatusBar implements vscode.Disposable {
     99.5,
   );
 
-  private readonly shown = new ShownOnce<PromptStatusBar>();
+  /** The analysis shown: the analyzer's event and each refresh both show it, and the tooltip is built once. */
+  private shown: DocumentAnalysis | undefined;
 
   constructor() {
     this.summary.name = vscode.l10n.t('Prompt Latency Lens: tokens, TTFT and cost');
@@ -47,8 +47,8 @@ export class PromptStatusBar implements vscode.Disposable {
   }
 
   show(analysis: DocumentAnalysis): void {
-    // Shown already: the tooltip is not built again (the analyzer's event and each refresh both show it).
-    if (!this.shown.changed(this, analysis)) return;
+    if (analysis === this.shown) return;
+    this.shown = analysis;
     const primary = analysis.targets[0];
     if (analysis.tooLarge) {
       this.summary.text = vscode.l10n.t('$(warning) prompt {0}', analysis.tooLarge);
@@ -75,7 +75,7 @@ export class PromptStatusBar implements vscode.Disposable {
   }
 
   hide(): void {
-    this.shown.forget(this);
+    this.shown = undefined;
     this.summary.hide();
     this.target.hide();
   }
