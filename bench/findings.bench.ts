@@ -20,8 +20,11 @@ const FLOOR_MS = 5000;
  */
 async function floorMs(): Promise<number> {
   const monitor = monitorEventLoopDelay({ resolution: 1 });
+  // At the analysis worker's priority (yieldToHostThread), so the floor is what its scheduling allows.
   const busy = new Worker(
-    `const { parentPort } = require('node:worker_threads');
+    `require('tsx/cjs');
+     require(${JSON.stringify(join(__dirname, '../src/core/analysis/threadPriority.ts'))}).yieldToHostThread();
+     const { parentPort } = require('node:worker_threads');
      const end = Date.now() + ${FLOOR_MS};
      const slice = () => {
        const start = Date.now();

@@ -5,6 +5,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { AnalysisEngine } from '../src/core/analysis/engine';
+import { yieldToHostThread } from '../src/core/analysis/threadPriority';
 import { loadTables, parseTargetId, resolveTarget, DEFAULT_TARGET_IDS } from '../src/core/estimate';
 import { FindingPacker, type PackedFindings } from '../src/core/findings/groupTable';
 import { PrefixCacheAnalyser, updateInSlices } from '../src/core/findings/prefixCache';
@@ -62,6 +63,8 @@ const EDITS = 21;
 const port = parentPort;
 if (!port) throw new Error('workspaceWorker must run as a worker thread');
 const job = workerData as WorkspaceJob;
+// As the extension's analysis worker does (Linux only): the host thread wins a core whenever it needs one.
+yieldToHostThread();
 
 async function analyse(): Promise<void> {
   const files = generateWorkspace(job.files);
