@@ -2,10 +2,11 @@
 // (src/extension/analysis/analysis.worker.ts): generates the workspace, indexes it in slices, builds
 // the cache groups, computes every file's findings in slices and posts them to the thread that
 // started it (the extension host's side), then re-analyses one edited file. Posts its figures last.
+// First, as the extension's analysis worker does (Linux only): the host thread wins a core whenever it needs one.
+import '../src/extension/analysis/yieldToHost';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { AnalysisEngine } from '../src/core/analysis/engine';
-import { yieldToHostThread } from '../src/core/analysis/threadPriority';
 import { loadTables, parseTargetId, resolveTarget, DEFAULT_TARGET_IDS } from '../src/core/estimate';
 import { FindingPacker, type PackedFindings } from '../src/core/findings/groupTable';
 import { PrefixCacheAnalyser, updateInSlices } from '../src/core/findings/prefixCache';
@@ -63,8 +64,6 @@ const EDITS = 21;
 const port = parentPort;
 if (!port) throw new Error('workspaceWorker must run as a worker thread');
 const job = workerData as WorkspaceJob;
-// As the extension's analysis worker does (Linux only): the host thread wins a core whenever it needs one.
-yieldToHostThread();
 
 async function analyse(): Promise<void> {
   const files = generateWorkspace(job.files);

@@ -1,12 +1,10 @@
 // The analysis worker thread: runs the core's AnalysisEngine for the extension host, which sends
 // EngineRequests and gets one EngineReply each. Vocabularies load here, never in the host.
+import './yieldToHost';
 import { parentPort } from 'node:worker_threads';
 import { AnalysisEngine } from '../../core/analysis/engine';
-import { yieldToHostThread } from '../../core/analysis/threadPriority';
 import type { EngineReply, EngineRequest } from './engineProtocol';
 
-// First thing: the host's hovers and its own collections get a core while a scan holds this thread (Linux only).
-yieldToHostThread();
 const engine = new AnalysisEngine();
 const port = parentPort;
 if (!port) throw new Error('analysis.worker must run as a worker thread');
