@@ -4,7 +4,8 @@ import type { WireFormat } from './kinds';
 import { LineTooLongError } from './lineSplitter';
 import type { RequestError, RequestRecord } from './result';
 import { StopSwitch } from './stop';
-import { fetchTransport, httpTransport, type FetchLike, type StreamResponse } from './transport';
+import { socketTransport } from './socketTransport';
+import { fetchTransport, type FetchLike, type StreamResponse } from './transport';
 
 export type { FetchLike } from './transport';
 
@@ -22,7 +23,7 @@ export interface MeasureOptions {
   signal?: AbortSignal;
   /** Counts output tokens when the endpoint reports no usage. */
   countTokens: (text: string) => number;
-  /** A fetch to send with (tests script one); by default node:http, which costs less per chunk. */
+  /** A fetch to send with (tests script one); by default the socket transport, which costs far less per chunk. */
   fetch?: FetchLike;
   /** Monotonic milliseconds; defaults to performance.now. */
   now?: () => number;
@@ -83,7 +84,7 @@ async function send(
   secrets: readonly string[],
   now: () => number,
 ): Promise<{ response: StreamResponse } | { error: RequestError }> {
-  const transport = options.fetch ? fetchTransport(options.fetch) : httpTransport;
+  const transport = options.fetch ? fetchTransport(options.fetch) : socketTransport;
   try {
     // Neither transport follows a redirect: it would carry the key to wherever the server points.
     return { response: await transport(request.url, { headers: request.headers, body: request.body, signal, now }) };
