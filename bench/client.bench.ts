@@ -7,14 +7,16 @@
 // runBenchmark does below POOL_FROM_CONCURRENCY open streams), and a StreamPool of worker threads
 // (what runBenchmark uses from there on).
 import { fork, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { measureRequest, type MeasureOptions, type StreamRequest } from '../src/core/bench/client';
 import type { RequestRecord } from '../src/core/bench/result';
 import { buildStreamRequest } from '../src/core/bench/runner';
 import { distribution } from '../src/core/bench/stats';
 import { StreamPool } from '../src/core/bench/streamPool';
-import { tsWorker } from '../test/unit/helpers/tsWorker';
+import { gcPauses, reportGcPauses } from './gcWatch';
 import type { ListeningMessage, WritesMessage } from './loadServer';
 import { performanceToMonotonic } from './monotonic';
 
@@ -37,6 +39,15 @@ interface Round {
   /** CPU time per token chunk, in µs: this process (client and its workers) and the load server. */
   clientCpuUs: number;
   serverCpuUs: number;
+  /**
+   * Where the delivery time can go besides the client's own work: ms per second of the round that
+   * the client's threads and the server's spent runnable but waiting for a core (Linux), and the
+   * client threads' garbage-collection pauses (main thread and stream workers).
+   */
+  clientWaitMs?: number;
+  serverWaitMs?: number;
+  gcMaxMs: number;
+  gcTotalMs: number;
 }
 
 const LEVELS = [100, 250, 500, 750, 1000, 1500, 2000];
@@ -78,9 +89,38 @@ function collectFrom(children: ChildProcess[]): Promise<WritesMessage> {
   }));
 }
 
+/** Time a process's threads spent runnable but waiting for a core, in ms (Linux schedstat); undefined elsewhere. */
+function runQueueWaitMs(pid: number): number | undefined {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return undefined;
+  }
+  let waited = 0;
+  for (const task of tasks) {
+    try {
+      waited += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return waited;
+}
+
+/** The product's stream worker, run through tsx, reporting its GC pauses to the bench (gcWatch.ts). */
+function streamWorker(): Worker {
+  const entries = [join(__dirname, 'gcWatch.ts'), join(__dirname, '../src/core/bench/stream.worker.ts')];
+  return new Worker(`require('tsx/cjs'); ${entries.map((e) => `require(${JSON.stringify(e)});`).join(' ')}`, {
+    eval: true,
+  });
+}
+
 export async function run(): Promise<void> {
   const servers = await Promise.all(Array.from({ length: SERVER_PROCESSES }, startServer));
-  const pool = new StreamPool(() => tsWorker(join(__dirname, '../src/core/bench/stream.worker.ts')), POOL_WORKERS);
+  reportGcPauses();
+  const gc = gcPauses();
+  const pool = new StreamPool(streamWorker, POOL_WORKERS);
   const collect = () => collectFrom(servers.map((s) => s.child));
   let round = 0;
 
@@ -103,6 +143,9 @@ export async function run(): Promise<void> {
     }));
     await collect(); // the server's CPU count starts here
     const cpu = process.cpuUsage();
+    const waits = () => [process.pid, ...servers.map((s) => s.child.pid ?? -1)].map(runQueueWaitMs);
+    const waitedBefore = waits();
+    gc.take();
     const started = performance.now();
     const records = await Promise.all(
       Array.from({ length: streams }, async (_, i) => {
@@ -123,6 +166,11 @@ export async function run(): Promise<void> {
     );
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
+    const waited = waits().map((w, i) => (w === undefined ? undefined : (w - waitedBefore[i]!) / seconds));
+    const serverWaits = waited.slice(1);
+    // GC pauses of the round arrive on the channel a little later.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const pauses = gc.take();
     const { writes, cpuUs } = await collect();
     const errors = { ttftErrors: [], itlErrors: [], sendMs: [], deliveryMs: [] };
     records.forEach((r, i) => compare(r, writes[`${tag}-${i}`], errors));
@@ -135,6 +183,12 @@ export async function run(): Promise<void> {
       seconds,
       clientCpuUs: (used.user + used.system) / chunks,
       serverCpuUs: cpuUs / chunks,
+      ...(waited[0] !== undefined ? { clientWaitMs: waited[0] } : {}),
+      ...(serverWaits.every((w) => w !== undefined)
+        ? { serverWaitMs: serverWaits.reduce<number>((sum, w) => sum + w!, 0) }
+        : {}),
+      gcMaxMs: Math.max(0, ...pauses),
+      gcTotalMs: pauses.reduce((sum, p) => sum + p, 0),
     };
   }
 
@@ -176,7 +230,7 @@ export async function run(): Promise<void> {
     ] as const) {
       console.log(`\n  ${name}`);
       console.log(
-        '  streams  errors  TTFT err p50/p99 ms  (send + delivery p99)  server late p99  ITL err p50/p99 ms  wall s  CPU µs/chunk client/server  held',
+        '  streams  errors  TTFT err p50/p99 ms  (send + delivery p99)  server late p99  ITL err p50/p99 ms  wall s  CPU µs/chunk client/server  run-queue wait ms/s client/server  GC pause max/total ms  held',
       );
       let held = 0;
       let goal = 'not reached';
@@ -196,7 +250,7 @@ export async function run(): Promise<void> {
               ? `met (${f(ttftError?.p50)}/${f(ttftError?.p99)} ms)`
               : `NOT met (${r.errors} errors, ${f(ttftError?.p50)}/${f(ttftError?.p99)} ms)`;
         console.log(
-          `  ${String(streams).padStart(7)}  ${String(r.errors).padStart(6)}  ${`${f(ttftError?.p50)}/${f(ttftError?.p99)}`.padStart(19)}  ${`(${parts})`.padStart(21)}  ${f(distribution(r.serverLateMs)?.p99).padStart(15)}  ${`${f(itlError?.p50)}/${f(itlError?.p99)}`.padStart(18)}  ${r.seconds.toFixed(1).padStart(6)}  ${`${r.clientCpuUs.toFixed(0)}/${r.serverCpuUs.toFixed(0)}`.padStart(27)}  ${ok ? 'yes' : 'no'}`,
+          `  ${String(streams).padStart(7)}  ${String(r.errors).padStart(6)}  ${`${f(ttftError?.p50)}/${f(ttftError?.p99)}`.padStart(19)}  ${`(${parts})`.padStart(21)}  ${f(distribution(r.serverLateMs)?.p99).padStart(15)}  ${`${f(itlError?.p50)}/${f(itlError?.p99)}`.padStart(18)}  ${r.seconds.toFixed(1).padStart(6)}  ${`${r.clientCpuUs.toFixed(0)}/${r.serverCpuUs.toFixed(0)}`.padStart(27)}  ${`${f(r.clientWaitMs)}/${f(r.serverWaitMs)}`.padStart(33)}  ${`${f(r.gcMaxMs)}/${f(r.gcTotalMs)}`.padStart(21)}  ${ok ? 'yes' : 'no'}`,
         );
         if (!ok && streams >= GOAL.streams) break;
       }
@@ -213,6 +267,7 @@ export async function run(): Promise<void> {
     );
   } finally {
     for (const { child } of servers) child.kill();
+    gc.close();
     await pool.close();
   }
 }
