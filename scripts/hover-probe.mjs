@@ -28,7 +28,7 @@ const PROBE = join(ROOT, 'test/integration/probe');
 const OUTPUT = join(ROOT, '.test-output');
 const CORPUS_FILES = Number(process.env.PROMPT_LENS_PROBE_CORPUS ?? 2000);
 const PER_PROMPT_MS = 300_000;
-const FILES = [
+const ALL_FILES = [
   'examples/support.prompt',
   'examples/onboarding-email.prompt',
   'examples/release-notes.prompt.md',
@@ -37,6 +37,10 @@ const FILES = [
   'examples/findings/prompts/rag-oversized.prompt',
   'bench/one-megabyte.prompt',
 ];
+// PROMPT_LENS_PROBE_FILES=a,b probes only those (while investigating); PROMPT_LENS_PROBE_TRACE=1 also writes CPU
+// profiles of the extension host (by the probe) and of the workbench (here) beside each session's result.
+const FILES = process.env.PROMPT_LENS_PROBE_FILES?.split(',') ?? ALL_FILES;
+const TRACE = process.env.PROMPT_LENS_PROBE_TRACE === '1';
 
 async function buildProbe() {
   await esbuild.build({
@@ -157,6 +161,12 @@ async function probeSession(browser, { runDir, extensionsDir, folder, file }) {
     env: { PROMPT_LENS_PROBE_FILE: file, PROMPT_LENS_PROBE_RESULT: result },
   });
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  const cdp = TRACE ? await page.context().newCDPSession(page) : undefined;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
+    await cdp.send('Profiler.start');
+  }
   try {
     await page.goto(workbenchUrl(server.url, folder), { timeout: PER_PROMPT_MS });
     const deadline = Date.now() + PER_PROMPT_MS;
@@ -165,6 +175,10 @@ async function probeSession(browser, { runDir, extensionsDir, folder, file }) {
         throw new HarnessError(`probe failed on ${file}:\n${readFileSync(`${result}.error`, 'utf8')}`);
       if (Date.now() > deadline) throw new HarnessError(`no probe result for ${file} within ${PER_PROMPT_MS / 1000} s`);
       await new Promise((r) => setTimeout(r, 250));
+    }
+    if (cdp) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(join(runDir, 'renderer-profile.json'), JSON.stringify(profile));
     }
     return JSON.parse(readFileSync(result, 'utf8'));
   } finally {

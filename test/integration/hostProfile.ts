@@ -6,7 +6,9 @@ interface ProfileNode {
   children?: number[];
 }
 
-interface Profile {
+export interface Profile {
+  /** Microseconds on the system's monotonic clock (as process.hrtime). */
+  startTime: number;
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -37,9 +39,14 @@ export class HostProfile {
 
   /** Stops and returns the longest run of consecutive samples that were inside code from `path`. */
   async stop(path: string): Promise<Stretch> {
+    return longestStretch(await this.stopRaw(), (url) => url.includes(path));
+  }
+
+  /** Stops and returns the profile itself. */
+  async stopRaw(): Promise<Profile> {
     const { profile } = (await this.post('Profiler.stop')) as { profile: Profile };
     this.session.disconnect();
-    return longestStretch(profile, (url) => url.includes(path));
+    return profile;
   }
 
   private post(method: string, params: object = {}): Promise<unknown> {
@@ -88,4 +95,54 @@ export function longestStretch(profile: Profile, ours: (url: string) => boolean)
       .slice(0, 3)
       .map(([name]) => name),
   };
+}
+
+/**
+ * What a profiled thread did between two moments (microseconds on the monotonic clock, as process.hrtime / 1000), in
+ * milliseconds by kind: `idle`, `gc`, `program` (native work outside JavaScript), else the first of `owners` (in
+ * order) that claims a script anywhere on the sample's stack — so an API call made by an extension counts as that
+ * extension's — else `other`.
+ */
+export function busyBetween(
+  profile: Profile,
+  fromUs: number,
+  toUs: number,
+  owners: ReadonlyArray<(url: string) => string | undefined>,
+): Record<string, number> {
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parents = new Map<number, number>();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parents.set(child, n.id);
+  const special: Record<string, string> = { '(idle)': 'idle', '(garbage collector)': 'gc', '(program)': 'program' };
+  // By node: the best owner on its stack, as [its index in owners, its label].
+  const best = new Map<number, [number, string]>();
+  const bestOf = (id: number): [number, string] => {
+    let known = best.get(id);
+    if (!known) {
+      const parent = parents.get(id);
+      known = parent === undefined ? [owners.length, 'other'] : bestOf(parent);
+      const url = nodes.get(id)!.callFrame.url;
+      for (let i = 0; url && i < known[0]; i++) {
+        const label = owners[i]!(url);
+        if (label) {
+          known = [i, label];
+          break;
+        }
+      }
+      best.set(id, known);
+    }
+    return known;
+  };
+  const out: Record<string, number> = {};
+  let at = profile.startTime;
+  profile.samples.forEach((sample, i) => {
+    const previous = at;
+    at += profile.timeDeltas[i] ?? 0;
+    const from = Math.max(previous, fromUs);
+    const to = Math.min(at, toUs);
+    if (to <= from) return;
+    const name = nodes.get(sample)!.callFrame.functionName;
+    const kind = Object.hasOwn(special, name) ? special[name]! : bestOf(sample)[1];
+    out[kind] = (out[kind] ?? 0) + (to - from) / 1000;
+  });
+  return out;
 }

@@ -4,11 +4,12 @@
 // still running), every 100 ms until the hover says nothing is pending, then settled. One prompt per VS Code session:
 // the harness (scripts/hover-probe.mjs) starts a fresh one for each, so each is opened in a fresh host and worker.
 import { renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { countingHover, pendingLines } from '../../../src/extension/surfaces/targetTable';
-import { HostProfile, type Stretch } from '../hostProfile';
+import { HostProfile, longestStretch, type Stretch } from '../hostProfile';
 
 const EXTENSION_ID = 'prompt-latency-lens.prompt-latency-lens';
 const EARLY_MS = 3000;
@@ -33,11 +34,25 @@ export interface HoverSample {
   atMs: number;
   ms: number;
   kind: HoverKind;
+  /** PROMPT_LENS_PROBE_TRACE only: when the workbench called the probe's own hover provider for it, from the open. */
+  calledAtMs?: number;
+  /** PROMPT_LENS_PROBE_TRACE only: CPU time of the whole extension-host process (all threads) during the hover. */
+  processCpuMs?: number;
 }
+
+/**
+ * PROMPT_LENS_PROBE_TRACE=1: a timeline for each hover, to tell where its time goes — the probe registers a hover
+ * provider of its own (the workbench asks every provider at once, so its call marks when the request reached the
+ * extension host), and writes the host's CPU profile beside the result with the open's monotonic time.
+ */
+const TRACE = process.env.PROMPT_LENS_PROBE_TRACE === '1';
+const providerCalls: number[] = [];
 
 export interface ProbeResult {
   file: string;
   bytes: number;
+  /** The open, in microseconds on the system's monotonic clock (to line up CPU profiles of other processes). */
+  t0Us: number;
   /** When openTextDocument and showTextDocument answered, from the open. */
   openedAtMs: number;
   shownAtMs?: number;
@@ -66,11 +81,20 @@ function kindOf(texts: string[]): HoverKind {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 async function hover(uri: vscode.Uri, position: vscode.Position, t0: number): Promise<HoverSample> {
+  const cpu = TRACE ? process.cpuUsage() : undefined;
+  const calls = providerCalls.length;
   const start = performance.now();
   const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position);
   const ms = performance.now() - start;
   const texts = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)));
-  return { atMs: start - t0, ms, kind: kindOf(texts) };
+  const sample: HoverSample = { atMs: start - t0, ms, kind: kindOf(texts) };
+  if (cpu) {
+    const used = process.cpuUsage(cpu);
+    sample.processCpuMs = Math.round((used.user + used.system) / 100) / 10;
+    const called = providerCalls[calls];
+    if (called !== undefined) sample.calledAtMs = called - t0;
+  }
+  return sample;
 }
 
 /** Hovers every `everyMs` (or right after the previous one, when it took longer) until `until` says stop. */
@@ -103,6 +127,17 @@ async function probe(file: string): Promise<ProbeResult> {
   lag.enable();
   const profile = await HostProfile.start();
   const t0 = performance.now();
+  const t0Us = Number(process.hrtime.bigint() / 1000n);
+  if (TRACE)
+    vscode.languages.registerHoverProvider(
+      { scheme: 'file' },
+      {
+        provideHover: () => {
+          providerCalls.push(performance.now());
+          return undefined;
+        },
+      },
+    );
   const document = await vscode.workspace.openTextDocument(uri);
   const openedAtMs = performance.now() - t0;
   // Hovers start as soon as the document exists; the editor shows it meanwhile.
@@ -124,13 +159,20 @@ async function probe(file: string): Promise<ProbeResult> {
     all.slice(i).every((x) => x.kind === 'complete'),
   );
   const settledAtMs = firstComplete >= 0 ? [...early, ...pending][firstComplete]!.atMs : undefined;
-  const ownLongestStretch = await profile.stop(`${extension.extensionPath}/dist/`);
+  const raw = await profile.stopRaw();
+  const ownLongestStretch = longestStretch(raw, (url) => url.includes(`${extension.extensionPath}/dist/`));
+  if (TRACE && process.env.PROMPT_LENS_PROBE_RESULT)
+    writeFileSync(
+      join(dirname(process.env.PROMPT_LENS_PROBE_RESULT), 'host-profile.json'),
+      JSON.stringify({ t0Us, extensionPath: extension.extensionPath, profile: raw }),
+    );
   lag.disable();
   const settled = await hoverEvery(uri, position, t0, (s) => s.length >= SETTLED_HOVERS);
   const firstFigures = [...early, ...pending, ...settled].find((s) => s.kind !== 'counting' && s.kind !== 'none');
   return {
     file,
     bytes,
+    t0Us,
     openedAtMs,
     ...(shownAtMs !== undefined ? { shownAtMs } : {}),
     early,
