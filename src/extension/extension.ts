@@ -50,6 +50,8 @@ export interface PromptLensApi {
   /** Vocabularies loaded in the extension host itself (analysis loads them in its worker only). */
   hostVocabularies(): string[];
   analysisWorkerRunning(): boolean;
+  /** How many calls of each kind the host has sent to the analysis worker (count, findings, scanPacked, …). */
+  analysisWorkerCalls(): Record<string, number>;
   /**
    * The clock Calibrate Endpoint times requests on: a test gives the clock of a simulator on virtual
    * time, so the fit is exact under any load; undefined restores performance.now.
@@ -149,6 +151,7 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
     activation,
     hostVocabularies: () => loadedTokenizers(),
     analysisWorkerRunning: () => analyzer.workerRunning,
+    analysisWorkerCalls: () => analyzer.workerCalls(),
     statusBarText: () => statusBar.text,
     targetPicker: async () =>
       targetPicker((await tables.get()).tables, readSettings().settings.targets, await activePrimary()),

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { parseFileName } from './promptDocuments';
+import { parseFileName, textLength } from './promptDocuments';
 import { roleFoldingSpans } from '../core/prompt/folding';
 import { readSettings } from './settings';
 
@@ -21,7 +21,7 @@ export class RoleFoldingProvider implements vscode.FoldingRangeProvider {
 
   private compute(document: vscode.TextDocument): vscode.FoldingRange[] {
     // A file too large to analyse is not folded either: its length without copying its text.
-    const length = document.offsetAt(document.lineAt(document.lineCount - 1).range.end);
+    const length = textLength(document);
     if (length > readSettings(document.uri).settings.maxFileBytes) return [];
     const text = document.getText();
     return roleFoldingSpans(parseFileName(document), text)

@@ -28,6 +28,11 @@ export function parseFileName(document: vscode.TextDocument): string {
 /** Compiled matchers by include list and disabled formats: this check runs on every keystroke and hover. */
 const matchers = new Map<string, (relativePath: string) => boolean>();
 
+/** The document's length in UTF-16 units, without copying its text (getText() on a megabyte holds the host). */
+export function textLength(document: vscode.TextDocument): number {
+  return document.offsetAt(document.lineAt(document.lineCount - 1).range.end);
+}
+
 export function isPromptDocument(document: vscode.TextDocument): boolean {
   if (PROMPT_LANGUAGES.includes(document.languageId)) return true;
   const { include, formats } = readSettings(document.uri).settings;

@@ -29,7 +29,7 @@ import type { TokenizerId } from '../../core/tokenize/types';
 import type { Calibrations } from '../bench/calibrations';
 import { readSettings, readWorkloadProfile } from '../settings';
 import { KeyedTimers } from '../keyedTimers';
-import { isPromptDocument, workspacePromptSources, parseFileName } from '../promptDocuments';
+import { isPromptDocument, workspacePromptSources, parseFileName, textLength } from '../promptDocuments';
 import type { ExtensionTables } from '../tables';
 import { EngineClient } from './engineClient';
 import { batches, packSources, sourceSize } from '../../core/analysis/batches';
@@ -75,6 +75,9 @@ export interface DocumentAnalysis {
   tooLarge?: string;
   problems: string[];
 }
+
+/** What an analysis says before its estimates and findings: counts, parse, workload, problems. */
+type AnalysisBase = Omit<DocumentAnalysis, 'targets' | 'findings' | 'instructions' | 'cacheable' | 'findingsPending'>;
 
 interface Config {
   engine: EngineConfig;
@@ -151,6 +154,11 @@ export class PromptAnalyzer implements vscode.Disposable {
     return this.engine.running;
   }
 
+  /** How many calls of each kind were sent to the worker so far. */
+  workerCalls(): Record<string, number> {
+    return { ...this.engine.calls };
+  }
+
   /** Drops every cached result (settings, targets or calibrations changed). */
   invalidate(): void {
     this.generation++;
@@ -212,11 +220,16 @@ export class PromptAnalyzer implements vscode.Disposable {
     const config = await this.configuration();
     const key = document.uri.toString();
     const version = document.version;
+    // Computed before the workspace scan finished: its counts and cold figures are final and the worker still holds
+    // this version, so only the findings are asked again — the text is not copied to the worker nor counted again.
+    const known = this.results.get(key);
+    const knownCount = known?.version === version && this.stale.has(key) ? this.countedOf.get(known) : undefined;
+    if (known && knownCount) {
+      const { targets: _t, findings: _f, instructions: _i, cacheable: _c, findingsPending: _p, ...base } = known;
+      return this.withFindings(document, generation, config, knownCount, base, known);
+    }
     // UTF-8 takes at least a byte per UTF-16 unit: a file that long is over the limit without copying its text.
-    const text =
-      document.offsetAt(document.lineAt(document.lineCount - 1).range.end) > config.maxFileBytes
-        ? undefined
-        : document.getText();
+    const text = textLength(document) > config.maxFileBytes ? undefined : document.getText();
     // The edits that turn the text the worker last saw into this one (taken with the text, so they match).
     const edits = this.pendingEdits.get(key) ?? [];
     this.pendingEdits.delete(key);
@@ -250,8 +263,7 @@ export class PromptAnalyzer implements vscode.Disposable {
     if (!counted || document.version !== version || generation !== this.generation) return this.results.get(key);
     this.scanWorkspace(config, counted.targets[0]!, generation);
     const { profile, problems: profileProblems } = readWorkloadProfile(counted.frontMatterProfile, document.uri);
-
-    const base = {
+    const base: AnalysisBase = {
       version,
       parsed: counted.parsed,
       count: this.targetCount(counted, counted.targets[0]!),
@@ -264,24 +276,24 @@ export class PromptAnalyzer implements vscode.Disposable {
         ...this.calibrations.staleNotes(counted.targets.map((t) => t.id)),
       ],
     };
+    return this.withFindings(document, generation, config, counted, base, this.results.get(key));
+  }
+
+  /**
+   * Stores counts and estimates at once (status bar, hover), then asks for the findings (a large prompt's once typing
+   * pauses); until they are in, `previous`'s findings and cacheable prefix stand, marked pending.
+   */
+  private async withFindings(
+    document: vscode.TextDocument,
+    generation: number,
+    config: Config,
+    counted: CountResult,
+    base: AnalysisBase,
+    previous: DocumentAnalysis | undefined,
+  ): Promise<DocumentAnalysis | undefined> {
+    const key = document.uri.toString();
+    const { version, profile } = base;
     const primaryId = counted.targets[0]!.id;
-    const withFindings = async (): Promise<DocumentAnalysis | undefined> => {
-      // Taken before asking: the worker runs a findings call after the scan it was given first.
-      const scanned = this.scanned.has(primaryId);
-      const found = await this.engine.call('findings', key, version);
-      if (!found || document.version !== version) return undefined;
-      return this.keep(counted, {
-        ...base,
-        targets: this.estimates(counted, profile, found.cacheable, config.cacheTtl),
-        findings: found.findings,
-        instructions: found.instructions,
-        ...(found.cacheable ? { cacheable: found.cacheable } : {}),
-        ...(scanned ? {} : { findingsPending: 'scan' as const }),
-      });
-    };
-    // Counts and estimates now (status bar, hover), findings when they are in (a large prompt's once typing
-    // pauses); until then the previous version's findings and cacheable prefix stand, marked pending.
-    const previous = this.results.get(key);
     const early = this.keep(counted, {
       ...base,
       targets: this.estimates(counted, profile, previous?.cacheable, config.cacheTtl),
@@ -291,12 +303,29 @@ export class PromptAnalyzer implements vscode.Disposable {
       findingsPending: 'running',
     });
     this.store(document, early, generation);
-
-    if (text.length >= DEFERRED_FINDINGS_CHARS) {
-      this.deferFindings(document, generation, withFindings);
+    const pass = async (): Promise<DocumentAnalysis | undefined> => {
+      // Taken before asking: the worker runs a findings call after the scan it was given first.
+      const scanned = this.scanned.has(primaryId);
+      const found = await this.engine.call('findings', key, version);
+      if (!found || document.version !== version) return undefined;
+      return this.keep(counted, {
+        ...base,
+        // The estimates depend on the cacheable prefix only: those computed above stand when it is the same.
+        targets:
+          (found.cacheable?.tokens ?? 0) === (early.cacheable?.tokens ?? 0)
+            ? early.targets
+            : this.estimates(counted, profile, found.cacheable, config.cacheTtl),
+        findings: found.findings,
+        instructions: found.instructions,
+        ...(found.cacheable ? { cacheable: found.cacheable } : {}),
+        ...(scanned ? {} : { findingsPending: 'scan' as const }),
+      });
+    };
+    if (textLength(document) >= DEFERRED_FINDINGS_CHARS) {
+      this.deferFindings(document, generation, pass);
       return early;
     }
-    const result = await withFindings();
+    const result = await pass();
     if (!result) return this.results.get(key);
     this.store(document, result, generation);
     return result;

@@ -44,6 +44,8 @@ export class EngineClient {
   private gaveUp: string | undefined;
   /** Why the current worker stopped, once known. */
   private exitReason: string | undefined;
+  /** How many calls of each method were sent (tests read what a refresh asks of the worker). */
+  readonly calls: Partial<Record<EngineMethod, number>> = {};
 
   constructor(
     private readonly spawn: () => Worker,
@@ -68,6 +70,7 @@ export class EngineClient {
     if (this.gaveUp) return Promise.reject(new Error(this.gaveUp));
     const worker = this.started();
     const id = this.nextId++;
+    this.calls[method] = (this.calls[method] ?? 0) + 1;
     const limit = (this.options.timeoutMs ?? defaultTimeoutMs)(method);
     return new Promise<Result<K>>((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -4,6 +4,7 @@ import { cheapestMeetingLine } from '../../core/compare/compare';
 import { markdownText } from '../../core/markdown';
 import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
 import { KeyedTimers } from '../keyedTimers';
+import { textLength } from '../promptDocuments';
 
 /**
  * Above this, counting afresh with the candidates' tokenizers that no target uses (the targets'
@@ -34,8 +35,7 @@ export class CheapestLine implements vscode.Disposable {
   /** Whether the line for this version is still to come (it is left out above MAX_CHARS). */
   pending(document: vscode.TextDocument, analysis: DocumentAnalysis): boolean {
     if (analysis.tooLarge || this.lines.get(document.uri.toString())?.version === document.version) return false;
-    // The length without copying a megabyte's text on every hover.
-    return document.offsetAt(document.lineAt(document.lineCount - 1).range.end) <= MAX_CHARS;
+    return textLength(document) <= MAX_CHARS;
   }
 
   /** Computes the line for this analysis after IDLE_MS unless the document changes first. */
@@ -51,7 +51,7 @@ export class CheapestLine implements vscode.Disposable {
   }
 
   private async update(document: vscode.TextDocument, analysis: DocumentAnalysis): Promise<void> {
-    if (document.getText().length > MAX_CHARS || analysis.tooLarge) return;
+    if (textLength(document) > MAX_CHARS || analysis.tooLarge) return;
     const result = await this.analyzer.compare(document, analysis);
     if (document.version !== analysis.version) return;
     this.lines.set(document.uri.toString(), {

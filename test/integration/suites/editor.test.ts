@@ -414,6 +414,43 @@ describe('editor surfaces', () => {
     }
   });
 
+  it('after the workspace scan, a prompt counted before it gets its findings again without being counted (or sent) again', async () => {
+    const api = await extensionApi();
+    const config = vscode.workspace.getConfiguration('promptLens');
+    const calls = (method: string) => api.analysisWorkerCalls()[method] ?? 0;
+    // Every open prompt analysed against the whole workspace (nothing pending); how many were counted.
+    const settleAll = async () => {
+      let counted = 0;
+      for (const document of vscode.workspace.textDocuments) {
+        const settled = await waitFor(
+          `${document.fileName}: findings against the whole workspace`,
+          async () => {
+            const analysis = await api.analysis(document);
+            return analysis?.findingsPending ? undefined : { analysis };
+          },
+          60_000,
+        );
+        if (settled.analysis && !settled.analysis.tooLarge) counted++;
+      }
+      return counted;
+    };
+    await openPrompt('support.prompt');
+    await settleAll();
+    const before = { count: calls('count'), findings: calls('findings'), scans: calls('scanPacked') };
+    // A settings change drops every result and scans the workspace again, as a new window does: each open prompt is
+    // counted, its findings come marked pending until the scan is done, then again against the whole workspace.
+    await config.update('cache.ttl', '1h', vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor('a fresh workspace scan', () => (calls('scanPacked') > before.scans ? true : undefined), 60_000);
+      const counted = await settleAll();
+      assert.ok(counted > 0, 'an open prompt');
+      assert.equal(calls('count') - before.count, counted, 'one count per open prompt, none after the scan');
+      assert.ok(calls('findings') - before.findings > counted, 'findings asked again after the scan');
+    } finally {
+      await config.update('cache.ttl', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('Compare Targets fits its editor group: Use in view, one-line rows, columns toggle and stay chosen', async () => {
     await cleanWorkbench();
     const editor = await openPrompt('support.prompt');
