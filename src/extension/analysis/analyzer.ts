@@ -98,8 +98,6 @@ export class PromptAnalyzer implements vscode.Disposable {
   private readonly results = new Map<string, DocumentAnalysis>();
   /** The counts and resolved targets each analysis was estimated from (an agent may ask for other targets). */
   private readonly countedOf = new WeakMap<DocumentAnalysis, CountResult>();
-  /** Results computed before the workspace scan finished: still shown, recomputed on the next refresh. */
-  private readonly stale = new Set<string>();
   private readonly pendingEdits = new Map<string, TextEdit[]>();
   /** One request per document version in flight (a hover and a refresh share it). */
   private readonly inflight = new Map<string, { version: number; result: Promise<DocumentAnalysis | undefined> }>();
@@ -164,7 +162,6 @@ export class PromptAnalyzer implements vscode.Disposable {
     this.generation++;
     this.config = undefined;
     this.results.clear();
-    this.stale.clear();
     this.inflight.clear();
     this.scans.clear();
     this.scanned.clear();
@@ -175,7 +172,7 @@ export class PromptAnalyzer implements vscode.Disposable {
   cached(document: vscode.TextDocument): DocumentAnalysis | undefined {
     const key = document.uri.toString();
     const result = this.results.get(key);
-    if (result?.version !== document.version || this.stale.has(key)) return undefined;
+    if (result?.version !== document.version || this.outdated(result)) return undefined;
     return result.findingsPending === 'running' && this.inflight.get(key)?.version === result.version
       ? undefined
       : result;
@@ -220,10 +217,10 @@ export class PromptAnalyzer implements vscode.Disposable {
     const config = await this.configuration();
     const key = document.uri.toString();
     const version = document.version;
-    // Computed before the workspace scan finished: its counts and cold figures are final and the worker still holds
-    // this version, so only the findings are asked again — the text is not copied to the worker nor counted again.
+    // Findings computed before the workspace scan finished: the counts and cold figures are final and the worker still
+    // holds this version, so only the findings are asked again — the text is not copied to the worker nor recounted.
     const known = this.results.get(key);
-    const knownCount = known?.version === version && this.stale.has(key) ? this.countedOf.get(known) : undefined;
+    const knownCount = known?.version === version && this.outdated(known) ? this.countedOf.get(known) : undefined;
     if (known && knownCount) {
       const { targets: _t, findings: _f, instructions: _i, cacheable: _c, findingsPending: _p, ...base } = known;
       return this.withFindings(document, generation, config, knownCount, base, known);
@@ -328,7 +325,14 @@ export class PromptAnalyzer implements vscode.Disposable {
     const result = await pass();
     if (!result) return this.results.get(key);
     this.store(document, result, generation);
+    // The scan finished while these findings were computed: a refresh begun since joined this run, so ask again.
+    if (this.outdated(result)) this.emitter.fire(undefined);
     return result;
+  }
+
+  /** Findings computed before the workspace scan of its primary target finished, which has finished since. */
+  private outdated(result: DocumentAnalysis): boolean {
+    return result.findingsPending === 'scan' && this.scanned.has(result.targets[0]?.id ?? '');
   }
 
   private keep(counted: CountResult, analysis: DocumentAnalysis): DocumentAnalysis {
@@ -416,7 +420,6 @@ export class PromptAnalyzer implements vscode.Disposable {
   private store(document: vscode.TextDocument, result: DocumentAnalysis, generation: number): void {
     if (generation !== this.generation) return;
     this.results.set(document.uri.toString(), result);
-    this.stale.delete(document.uri.toString());
     this.emitter.fire(document.uri);
   }
 
@@ -442,7 +445,6 @@ export class PromptAnalyzer implements vscode.Disposable {
     const key = document.uri.toString();
     this.findingTimers.cancel(key);
     this.results.delete(key);
-    this.stale.delete(key);
     this.pendingEdits.delete(key);
     this.inflight.delete(key);
     if (this.engine.running) void this.engine.call('forget', key).catch(() => undefined);
@@ -485,8 +487,7 @@ export class PromptAnalyzer implements vscode.Disposable {
         if (generation !== this.generation) return;
       }
       this.scanned.add(primary.id);
-      // Hovers keep answering from the results they have while the surfaces refresh them all.
-      for (const key of this.results.keys()) this.stale.add(key);
+      // Hovers keep answering from the results they have while the surfaces refresh them all (see outdated()).
       this.emitter.fire(undefined);
     })().catch((error: unknown) => log.error('workspace scan failed', error));
     this.scans.set(primary.id, scan);

@@ -15,6 +15,9 @@ import { isPromptDocument } from '../promptDocuments';
  * still pending — the first count, the findings, the cheapest-target line — instead of holding the hover back.
  */
 export class PromptHoverProvider implements vscode.HoverProvider {
+  /** The last selection counted (a hover asks again for the same one while it waits). */
+  private selection: SelectionCount | undefined;
+
   constructor(
     private readonly analyzer: PromptAnalyzer,
     private readonly cheapest: CheapestLine,
@@ -30,11 +33,8 @@ export class PromptHoverProvider implements vscode.HoverProvider {
     }
     const selection =
       vscode.window.activeTextEditor?.document === document ? vscode.window.activeTextEditor.selection : undefined;
-    // The selection is counted in the analysis worker, with the primary target's tokenizer.
     const selectionTokens =
-      selection && !selection.isEmpty
-        ? await this.analyzer.countText(analysis.count.tokenizer, document.getText(selection))
-        : undefined;
+      selection && !selection.isEmpty ? await this.selectionTokens(document, selection, analysis) : undefined;
     const markdown = new vscode.MarkdownString(
       renderHover(
         analysis,
@@ -48,12 +48,49 @@ export class PromptHoverProvider implements vscode.HoverProvider {
     void markHoverShown(); // completes the walkthrough's first step
     return new vscode.Hover(markdown);
   }
+
+  /**
+   * The selection's tokens, counted in the analysis worker with the primary target's tokenizer and kept for this
+   * version and selection. The hover waits for them at most SELECTION_WAIT_MS (the worker may be busy with a scan
+   * slice or a megabyte's findings), then says they are being counted; the next hover has them.
+   */
+  private async selectionTokens(
+    document: vscode.TextDocument,
+    selection: vscode.Selection,
+    analysis: DocumentAnalysis,
+  ): Promise<number | 'pending' | undefined> {
+    const tokenizer = analysis.count.tokenizer;
+    const id = `${document.uri.toString()} ${document.version} ${document.offsetAt(selection.start)} ${document.offsetAt(selection.end)} ${tokenizer}`;
+    if (this.selection?.id !== id) {
+      const entry: SelectionCount = { id, counting: Promise.resolve() };
+      entry.counting = this.analyzer.countText(tokenizer, document.getText(selection)).then(
+        (tokens) => (entry.tokens = tokens),
+        () => (entry.failed = true),
+      );
+      this.selection = entry;
+    }
+    const entry = this.selection;
+    if (entry.tokens === undefined && !entry.failed)
+      await Promise.race([entry.counting, new Promise((resolve) => setTimeout(resolve, SELECTION_WAIT_MS))]);
+    return entry.failed ? undefined : (entry.tokens ?? 'pending');
+  }
+}
+
+/** The longest a hover waits for its selection's count before saying it is on its way. */
+const SELECTION_WAIT_MS = 30;
+
+interface SelectionCount {
+  /** Document, version, selection and tokenizer. */
+  id: string;
+  counting: Promise<unknown>;
+  tokens?: number;
+  failed?: boolean;
 }
 
 export function renderHover(
   a: DocumentAnalysis,
   offset: number,
-  selectionTokens: number | undefined,
+  selectionTokens: number | 'pending' | undefined,
   cheapest: string | undefined,
   cheapestPending = false,
 ): string {
@@ -89,7 +126,8 @@ export function renderHover(
   const index = a.parsed.messages.findIndex((m) => offset >= m.range.start && offset <= m.range.end);
   const message = index >= 0 ? a.count.messages[index] : undefined;
   if (message) parts.push(t('this {0} message **{1}**', message.role, formatTokens(message.tokens, exact)));
-  if (selectionTokens !== undefined) parts.push(t('selection **{0}**', formatTokens(selectionTokens, exact)));
+  if (selectionTokens === 'pending') parts.push(t('selection: counting…'));
+  else if (selectionTokens !== undefined) parts.push(t('selection **{0}**', formatTokens(selectionTokens, exact)));
   lines.push(t('Tokens: {0}', parts.join(' · ')), '');
   // What needs acting on comes before the table, inside the hover's first screen (VS Code caps its height at
   // about 250 px): failing requests, the SLO, the cheaper target.

@@ -183,10 +183,17 @@ describe('editor surfaces', () => {
     const end = Math.min(system.range.end, start + 120);
     editor.selection = new vscode.Selection(document.positionAt(start), document.positionAt(end));
     const expected = getTokenizer('o200k_base').count(document.getText().slice(start, end));
-    const hover = await promptLensHover(document.uri, document.positionAt(start + 2));
+    // The hover waits for the worker's count a few milliseconds at most, saying it is being counted until it is in.
+    const said: string[] = [];
+    await waitFor(`${expected} selected tokens in the hover`, async () => {
+      const hover = await promptLensHover(document.uri, document.positionAt(start + 2));
+      const line = /selection[^·\n]*/.exec(hover)?.[0];
+      said.push(line ?? '(no selection line)');
+      return line === `selection **${expected.toLocaleString('en-US')}**` ? true : undefined;
+    });
     assert.ok(
-      hover.includes(`selection **${expected.toLocaleString('en-US')}**`),
-      `expected ${expected} selected tokens in\n${hover}`,
+      said.slice(0, -1).every((line) => line === 'selection: counting…'),
+      `before the count, only "counting": ${said.join(' | ')}`,
     );
     editor.selection = new vscode.Selection(document.positionAt(start), document.positionAt(start));
     assert.ok(
@@ -414,7 +421,8 @@ describe('editor surfaces', () => {
     }
   });
 
-  it('after the workspace scan, a prompt counted before it gets its findings again without being counted (or sent) again', async () => {
+  it('after the workspace scan, a prompt counted before it gets its findings again without being counted (or sent) again', async function () {
+    this.timeout(180_000);
     const api = await extensionApi();
     const config = vscode.workspace.getConfiguration('promptLens');
     const calls = (method: string) => api.analysisWorkerCalls()[method] ?? 0;
@@ -422,14 +430,18 @@ describe('editor surfaces', () => {
     const settleAll = async () => {
       let counted = 0;
       for (const document of vscode.workspace.textDocuments) {
+        let last: string | undefined;
         const settled = await waitFor(
-          `${document.fileName}: findings against the whole workspace`,
+          `${document.uri.toString()}'s findings against the whole workspace (calls ${JSON.stringify(api.analysisWorkerCalls())})`,
           async () => {
             const analysis = await api.analysis(document);
-            return analysis?.findingsPending ? undefined : { analysis };
+            last = analysis?.findingsPending;
+            return last ? undefined : { analysis };
           },
-          60_000,
-        );
+          30_000,
+        ).catch((error: Error) => {
+          throw new Error(`${error.message}; still pending: ${last}`);
+        });
         if (settled.analysis && !settled.analysis.tooLarge) counted++;
       }
       return counted;
@@ -441,7 +453,11 @@ describe('editor surfaces', () => {
     // counted, its findings come marked pending until the scan is done, then again against the whole workspace.
     await config.update('cache.ttl', '1h', vscode.ConfigurationTarget.Global);
     try {
-      await waitFor('a fresh workspace scan', () => (calls('scanPacked') > before.scans ? true : undefined), 60_000);
+      await waitFor(
+        `a fresh workspace scan (calls before ${JSON.stringify(before)})`,
+        () => (calls('scanPacked') > before.scans ? true : undefined),
+        30_000,
+      );
       const counted = await settleAll();
       assert.ok(counted > 0, 'an open prompt');
       assert.equal(calls('count') - before.count, counted, 'one count per open prompt, none after the scan');
