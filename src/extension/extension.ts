@@ -142,6 +142,10 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
       analyzer.invalidate();
     }),
   );
+  // The built-in tables' first validation (tens of milliseconds in steps on the host's thread) is done a moment
+  // after activation rather than in the first prompt's analysis, while its first hovers are asked; no worker starts.
+  const warmUp = setTimeout(() => void tables.get().catch(() => undefined), TABLES_WARM_UP_MS);
+  context.subscriptions.push({ dispose: () => clearTimeout(warmUp) });
   const activation = {
     ms: performance.now() - started,
     vocabularies: loadedTokenizers(),
@@ -166,6 +170,9 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
     useCalibrationClock: bench.useCalibrationClock,
   };
 }
+
+/** After activation (the extension activates when the workspace has prompt files, before one is opened). */
+const TABLES_WARM_UP_MS = 1000;
 
 let stopRuns: (() => Promise<void>) | undefined;
 
