@@ -1,6 +1,6 @@
 import { connect as netConnect, isIP, type OnReadOpts, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
-import { bodyReader, HeadReader, HttpProtocolError, type BodyReader, type ResponseHead } from './http1';
+import { bodyReader, HeadReader, type BodyReader, type ResponseHead } from './http1';
 import {
   boundedText,
   decoderFor,
@@ -55,8 +55,6 @@ const idle = new Map<string, Connection[]>();
 
 class Connection {
   exchange: Exchange | undefined;
-  /** Idle in the pool: its next request is written at once, so that write is the request's start. */
-  reusable = false;
 
   readonly socket: Socket;
 
@@ -91,7 +89,6 @@ class Connection {
     this.socket.setTimeout(hintMs ?? 0);
     // An idle connection never keeps the process alive.
     this.socket.unref();
-    this.reusable = true;
     const list = idle.get(this.origin) ?? [];
     list.push(this);
     idle.set(this.origin, list);
@@ -105,7 +102,6 @@ class Connection {
   }
 
   private leavePool(): void {
-    this.reusable = false;
     const list = idle.get(this.origin);
     const at = list?.indexOf(this) ?? -1;
     if (at !== -1) list!.splice(at, 1);
@@ -460,5 +456,3 @@ function eventIterator(exchange: Exchange, encoding: string): AsyncIterator<Uint
     },
   };
 }
-
-export { HttpProtocolError };

@@ -141,6 +141,17 @@ describe('streaming client: its HTTP/1.1 socket transport', () => {
     }
   });
 
+  it('a server that does not speak HTTP/1.x is a connection error that says so', async () => {
+    const raw = await rawServer(() => 'SSH-2.0-OpenSSH_9.6\r\n\r\n');
+    try {
+      const r = await measureRequest(request(raw.url), options);
+      assert.equal(r.error?.class, 'connection');
+      assert.match(r.error!.message, /did not answer with HTTP\/1\.x/);
+    } finally {
+      await raw.close();
+    }
+  });
+
   it('a body that runs to the close is read to its end; a chunked body cut by the close is broken', async () => {
     const closing = await rawServer(() => `HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\n\r\n${STREAM}`, true);
     const cut = await rawServer(
