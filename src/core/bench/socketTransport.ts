@@ -19,7 +19,7 @@ import {
 // loop turn, after every socket that was ready has been read and stamped: with a thousand open
 // streams, a burst of first tokens is stamped at the reads. Through node:http each socket's read ran
 // node's stream machinery and HTTP parser before the next socket's read could be stamped, and the
-// client cost 15–20 % more CPU per chunk (same-load A/B in docs/benchmark.md).
+// client cost about 15 % more CPU per chunk (same-load A/B in docs/benchmark.md).
 
 /** One buffer for every socket's reads on this thread: each read is copied out in its callback. */
 let readBuffer: Buffer | undefined;
