@@ -15,7 +15,7 @@ import { measureRequest, type MeasureOptions, type StreamRequest } from '../src/
 import type { RequestRecord } from '../src/core/bench/result';
 import { buildStreamRequest } from '../src/core/bench/runner';
 import { distribution } from '../src/core/bench/stats';
-import { StreamPool } from '../src/core/bench/streamPool';
+import { STREAM_WORKER_OPTIONS, StreamPool } from '../src/core/bench/streamPool';
 import { gcPauses, reportGcPauses } from './gcWatch';
 import type { ListeningMessage, WritesMessage } from './loadServer';
 import { performanceToMonotonic } from './monotonic';
@@ -118,11 +118,12 @@ function runQueueWaitMs(pid: number): number | undefined {
   return waited;
 }
 
-/** The product's stream worker, run through tsx, reporting its GC pauses to the bench (gcWatch.ts). */
+/** The product's stream worker, started with the product's options, via tsx, reporting its GC pauses (gcWatch.ts). */
 function streamWorker(): Worker {
   const entries = [join(__dirname, 'gcWatch.ts'), join(__dirname, '../src/core/bench/stream.worker.ts')];
   return new Worker(`require('tsx/cjs'); ${entries.map((e) => `require(${JSON.stringify(e)});`).join(' ')}`, {
     eval: true,
+    ...STREAM_WORKER_OPTIONS,
   });
 }
 

@@ -10,7 +10,7 @@ import { WIRE_FORMATS } from './kinds';
 import type { BenchResult, CacheMode, CacheSpeedup, LevelResult, ModeResult, RequestRecord, Slo } from './result';
 import { DEFAULT_SLO, levelPredictionError, shiftInterval, summarizeLevel } from './stats';
 import { StopSwitch } from './stop';
-import { StreamPool } from './streamPool';
+import { STREAM_WORKER_OPTIONS, StreamPool } from './streamPool';
 
 export const DEFAULT_CONCURRENCY = [1, 4, 16];
 /**
@@ -32,7 +32,7 @@ export interface StreamWorkers {
 
 /** Stream workers from the bundle beside the caller's (`dist/stream.worker.js` beside cli.js and extension.js). */
 export function bundledStreamWorkers(dir: string): StreamWorkers {
-  return { spawn: () => new Worker(join(dir, 'stream.worker.js')) };
+  return { spawn: () => new Worker(join(dir, 'stream.worker.js'), STREAM_WORKER_OPTIONS) };
 }
 
 export interface BenchProgress {

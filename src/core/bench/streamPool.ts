@@ -1,8 +1,17 @@
-import type { Worker } from 'node:worker_threads';
+import type { Worker, WorkerOptions } from 'node:worker_threads';
 import { measureRequest, withOutputTokens, type MeasureOptions, type StreamRequest } from './client';
 import type { EndpointKind } from './endpoints';
 import { WIRE_FORMATS } from './kinds';
 import type { RequestRecord } from './result';
+
+/**
+ * How a stream worker is started: with a small young generation (4 MB; V8's default lets it grow to
+ * 48 MB). A worker's scavenges copy what the streams started since the previous one still hold; at
+ * 1,000 streams that was 2–4 MB per scavenge, which held the worker's reads (and every first token
+ * arriving meanwhile) up to 30–50 ms on 2 cores. Scavenging a small young generation more often copies
+ * less each time (docs/benchmark.md, "client accuracy").
+ */
+export const STREAM_WORKER_OPTIONS = { resourceLimits: { maxYoungGenerationSizeMb: 4 } } satisfies WorkerOptions;
 
 /** A request as it crosses to a stream worker: plain data, the wire format named by its endpoint kind. */
 export interface PooledRequest {

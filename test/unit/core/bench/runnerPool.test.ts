@@ -1,8 +1,16 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import type { RequestRecord } from '../../../../src/core/bench/result';
-import { runBenchmark, type BenchOptions, type StreamWorkers } from '../../../../src/core/bench/runner';
+import {
+  bundledStreamWorkers,
+  runBenchmark,
+  type BenchOptions,
+  type StreamWorkers,
+} from '../../../../src/core/bench/runner';
+import { STREAM_WORKER_OPTIONS } from '../../../../src/core/bench/streamPool';
 import { chatChunk, scriptedServer, sse, writeSlowly, type ScriptedServer } from '../../helpers/scriptedServer';
 import { tsWorker } from '../../helpers/tsWorker';
 
@@ -154,5 +162,28 @@ describe('benchmark runner with stream workers', function () {
     const result = await runBenchmark(base({ concurrency: [6], now: () => (t += 1), streamWorkers: pool }));
     assert.equal(pool.spawned.length, 0);
     assert.equal(result.modes[0]!.levels[0]!.summary.succeeded, 12);
+  });
+});
+
+describe('stream workers from the bundle', () => {
+  it('start with the small young generation of STREAM_WORKER_OPTIONS (4 MB)', async () => {
+    // A stand-in for dist/stream.worker.js that reports the limits its thread runs under.
+    const dir = mkdtempSync(join(tmpdir(), 'stream-worker-'));
+    writeFileSync(
+      join(dir, 'stream.worker.js'),
+      "const { parentPort, resourceLimits } = require('node:worker_threads'); parentPort.postMessage(resourceLimits);",
+    );
+    const worker = bundledStreamWorkers(dir).spawn();
+    try {
+      const limits = await new Promise<{ maxYoungGenerationSizeMb?: number }>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+      assert.equal(limits.maxYoungGenerationSizeMb, 4);
+      assert.equal(STREAM_WORKER_OPTIONS.resourceLimits.maxYoungGenerationSizeMb, 4);
+    } finally {
+      await worker.terminate();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
