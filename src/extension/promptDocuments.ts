@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { sourceText, type ScanSource } from '../core/analysis/batches';
 import type { ReportFileInput } from '../core/findings/report';
-import { builtinPromptGlobs, PROMPT_FORMATS, PROMPT_LANGUAGES } from '../core/prompt/formats';
+import { builtinPromptGlobs, formatOfLanguage, PROMPT_LANGUAGES } from '../core/prompt/formats';
 import { promptFileMatcher, searchGlobs } from '../core/promptFiles';
 import { readSettings } from './settings';
 
@@ -19,7 +19,7 @@ export function promptSelector(): vscode.DocumentFilter[] {
  * Example Prompt), whose language says the format instead.
  */
 export function parseFileName(document: vscode.TextDocument): string {
-  const extension = PROMPT_FORMATS.find((f) => f.language === document.languageId)?.suffixes[0];
+  const extension = formatOfLanguage(document.languageId)?.suffixes[0];
   return document.isUntitled && extension && !document.fileName.endsWith(extension)
     ? `${document.fileName}${extension}`
     : document.fileName;

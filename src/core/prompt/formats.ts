@@ -34,6 +34,11 @@ export interface PromptFormatRule {
   /** The language package.json contributes for it, if any. */
   language?: string;
   /**
+   * VS Code's own language for it, if any (not ours: package.json only activates on it). Its documents are prompts
+   * whatever their name, and an untitled one parses as this format.
+   */
+  editorLanguage?: string;
+  /**
    * Instructions an assistant prepends to requests (VS Code/Copilot, Cursor, agents), sent as written: no template
    * language, no Benchmark button of their own.
    */
@@ -44,7 +49,7 @@ export interface PromptFormatRule {
 export const PROMPT_FORMATS: readonly PromptFormatRule[] = [
   { id: 'prompty', suffixes: ['.prompty'], builtin: true, language: 'prompty' },
   { id: 'prompt-yaml', suffixes: ['.prompt.yml', '.prompt.yaml'], builtin: true },
-  { id: 'prompt-md', suffixes: ['.prompt.md'], builtin: true },
+  { id: 'prompt-md', suffixes: ['.prompt.md'], builtin: true, editorLanguage: 'prompt' },
   {
     id: 'copilot-instructions',
     suffixes: [],
@@ -66,7 +71,7 @@ export const PROMPT_FORMATS: readonly PromptFormatRule[] = [
     instructions: true,
   },
   { id: 'chat-json', suffixes: ['.json'], builtin: false },
-  { id: 'plain', suffixes: ['.prompt'], builtin: true, language: 'prompt' },
+  { id: 'plain', suffixes: ['.prompt'], builtin: true, language: 'prompt-lens-plain' },
 ];
 
 /** Formats a user can switch off (`promptLens.formats.disabled`): the built-in ones. */
@@ -123,8 +128,15 @@ export const BUILTIN_PROMPT_GLOBS: readonly string[] = builtinPromptGlobs();
 /** `promptLens.include`'s default: prompt folders' Markdown, text and chat JSON. */
 export const DEFAULT_INCLUDE_GLOBS = ['**/prompts/**/*.{md,txt,json}'] as const;
 
-/** Languages package.json contributes for prompt formats. */
-export const PROMPT_LANGUAGES: readonly string[] = PROMPT_FORMATS.flatMap((f) => (f.language ? [f.language] : []));
+/** The languages of prompt formats: those package.json contributes, and VS Code's own. */
+export const PROMPT_LANGUAGES: readonly string[] = PROMPT_FORMATS.flatMap((f) =>
+  [f.language, f.editorLanguage].filter((l) => l !== undefined),
+);
+
+/** The format of an untitled document in `languageId` (its name says nothing), if that is a prompt language. */
+export function formatOfLanguage(languageId: string): PromptFormatRule | undefined {
+  return PROMPT_FORMATS.find((f) => f.language === languageId || f.editorLanguage === languageId);
+}
 
 /** `{a,b}` expanded (VS Code's workspaceContains takes one plain glob per event). */
 function expandBraces(glob: string): string[] {

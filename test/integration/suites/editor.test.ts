@@ -336,6 +336,36 @@ describe('editor surfaces', () => {
     }
   });
 
+  it('a .prompt in another language (files.associations, Change Language Mode) is still a prompt by its name', async () => {
+    await cleanWorkbench();
+    const uri = workspaceFile('markdown-mode.prompt');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('system:\nBe brief.\n\nuser:\nHi {{ name }}\n'));
+    try {
+      const opened = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+      assert.equal(opened.document.languageId, 'prompt-lens-plain');
+      const document = await vscode.languages.setTextDocumentLanguage(opened.document, 'markdown');
+      assert.equal(document.languageId, 'markdown');
+      const hover = await promptLensHover(uri, new vscode.Position(4, 1));
+      assert.ok(hover.includes('this user message **'), hover);
+      const lenses = await waitFor('code lenses', async () => {
+        const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+        return found.length > 0 ? found : undefined;
+      });
+      assert.equal(lenses[0]!.command?.command, 'promptLens.benchmarkPrompt');
+      const folds = await vscode.commands.executeCommand<vscode.FoldingRange[]>(
+        'vscode.executeFoldingRangeProvider',
+        uri,
+      );
+      assert.ok(
+        folds.some((r) => r.start === 3 && r.end === 4),
+        `the user section folds: ${JSON.stringify(folds)}`,
+      );
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await vscode.workspace.fs.delete(uri);
+    }
+  });
+
   it('the target picker marks the primary in effect for the prompt and says when front matter overrides it', async () => {
     await openPrompt('customer-support.prompty'); // front matter: model gpt-4o
     const api = await extensionApi();

@@ -28,7 +28,8 @@ describe('foundation', () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension, 'extension not installed');
     await waitFor('activation', () => (extension.isActive ? true : undefined));
-    assert.equal(vscode.window.activeTextEditor?.document.languageId, 'prompt');
+    // Our own language, not VS Code's Markdown-based "prompt" (docs/editor-support.md).
+    assert.equal(vscode.window.activeTextEditor?.document.languageId, 'prompt-lens-plain');
     // Activation itself loads no vocabulary and starts no worker; analysis starts the worker.
     const api = await extensionApi();
     assert.deepEqual(api.activation.vocabularies, []);

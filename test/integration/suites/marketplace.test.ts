@@ -282,8 +282,12 @@ const EXPECTED_SCOPES: Array<[string, string]> = [
   ['for doc', 'keyword.control.template.prompt-lens'],
   ['question', 'variable.other.template.prompt-lens'],
   ['prompt-lens-disable', 'keyword.other.pragma.prompt-lens'],
-  ['model', 'entity.name.tag.yaml'],
 ];
+/** Prompty's front matter is YAML; a plain .prompt sends those lines as text, and its grammar says so. */
+const FRONT_MATTER_SCOPE: Record<string, [string, string]> = {
+  'highlight.prompty': ['model', 'entity.name.tag.yaml'],
+  'highlight.prompt': ['model', 'text.prompt-lens.plain'],
+};
 
 /**
  * The scopes the real editor's tokenizer gives the text at the cursor, read from the Developer: Inspect
@@ -313,14 +317,14 @@ async function scopesAt(editor: vscode.TextEditor, needle: string): Promise<stri
 describe('marketplace: syntax highlighting in the real editor', () => {
   removeAfterwards('highlight.prompt', 'highlight.prompty', 'highlight.prompt.yml');
   for (const file of ['highlight.prompt', 'highlight.prompty']) {
-    it(`${file}: role markers, template blocks and variables, retrieved-context tags, pragmas and YAML front matter get the grammar's scopes`, async () => {
+    it(`${file}: role markers, template blocks and variables, retrieved-context tags, pragmas and front matter get the grammar's scopes`, async () => {
       await cleanWorkbench();
       const uri = workspaceFile(file);
       await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(HIGHLIGHT_SAMPLE));
       const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
       await vscode.commands.executeCommand('editor.action.inspectTMScopes');
       try {
-        for (const [needle, scope] of EXPECTED_SCOPES) {
+        for (const [needle, scope] of [...EXPECTED_SCOPES, FRONT_MATTER_SCOPE[file]!]) {
           const scopes = await scopesAt(editor, needle);
           assert.ok(scopes.includes(scope), `"${needle}" in ${file}: ${scopes.join(' ')} lacks ${scope}`);
         }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   formatOf,
+  formatOfLanguage,
   PROMPT_FORMATS,
   promptActivationEvents,
   promptFileWhenClause,
@@ -37,6 +38,15 @@ describe('one definition of "prompt file" (core/prompt/formats.ts)', () => {
       const language = manifest.contributes.languages.find((l) => l.id === format.language);
       assert.deepEqual(language?.extensions, format.suffixes, format.id);
     }
+  });
+
+  it('plain .prompt files have a language of ours; VS Code\'s own "prompt" language is .prompt.md', () => {
+    assert.equal(formatOfLanguage('prompt-lens-plain')?.id, 'plain');
+    assert.equal(formatOfLanguage('prompt')?.id, 'prompt-md');
+    assert.equal(formatOfLanguage('prompty')?.id, 'prompty');
+    assert.equal(formatOfLanguage('markdown'), undefined);
+    assert.ok(!manifest.contributes.languages.some((l) => l.id === 'prompt'), 'VS Code contributes "prompt"');
+    assert.ok(manifest.activationEvents.includes('onLanguage:prompt'));
   });
 
   it('the matcher, the format and the when clause agree on each built-in glob', () => {

@@ -8,7 +8,7 @@ import { DEFAULT_FINDING_SETTINGS } from '../../../src/core/findings/settings';
 /**
  * The grammar as VS Code runs it: vscode-textmate with Oniguruma, the Markdown and YAML grammars VS
  * Code ships (from tm-grammars), VS Code's `text.html.markdown.prompt` (the built-in "prompt"
- * language, which is plain Markdown) and our injection on top.
+ * language, which is plain Markdown) and our injection on top; our own grammar of plain `.prompt` files.
  */
 const root = join(__dirname, '../../..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -22,7 +22,7 @@ const shipped: Record<string, string> = {
 /** VS Code's extensions/prompt-basics grammar for the built-in "prompt" language. */
 const BUILTIN_PROMPT = { scopeName: 'text.html.markdown.prompt', patterns: [{ include: 'text.html.markdown' }] };
 
-async function registry(): Promise<Registry> {
+async function registry(onLoad?: (scopeName: string) => void): Promise<Registry> {
   const wasm = readFileSync(require.resolve('vscode-oniguruma/release/onig.wasm'));
   await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength));
   return new Registry({
@@ -31,6 +31,7 @@ async function registry(): Promise<Registry> {
       createOnigString: (text) => new oniguruma.OnigString(text),
     }),
     loadGrammar: (scopeName): Promise<IRawGrammar | null> => {
+      onLoad?.(scopeName);
       if (scopeName === BUILTIN_PROMPT.scopeName)
         return Promise.resolve(parseRawGrammar(JSON.stringify(BUILTIN_PROMPT), 'prompt.json'));
       const path = ours.get(scopeName) ?? shipped[scopeName];
@@ -86,17 +87,20 @@ const SAMPLE = [
   'Hello ${input:topic:a topic}',
 ].join('\n');
 
-describe('TextMate grammar: .prompt, .prompt.md (VS Code "prompt" language) and .prompty', () => {
+describe('TextMate grammar: .prompt (our prompt-lens-plain), .prompt.md (VS Code "prompt" language) and .prompty', () => {
+  let plain: IGrammar;
   let prompt: IGrammar;
   let prompty: IGrammar;
   before(async () => {
     const r = await registry();
+    plain = (await r.loadGrammar('text.prompt-lens.plain'))!;
     prompt = (await r.loadGrammar('text.html.markdown.prompt'))!;
     prompty = (await r.loadGrammar('text.html.markdown.prompty'))!;
-    assert.ok(prompt && prompty);
+    assert.ok(plain && prompt && prompty);
   });
 
   for (const [name, grammar] of [
+    ['plain', () => plain],
     ['prompt', () => prompt],
     ['prompty', () => prompty],
   ] as const) {
@@ -121,7 +125,6 @@ describe('TextMate grammar: .prompt, .prompt.md (VS Code "prompt" language) and 
         ['trim', 0, 'support.function.filter.prompt-lens'],
         ['{{ question', 0, 'punctuation.definition.template.begin.prompt-lens'],
         ['question }}', 0, 'variable.other.template.prompt-lens'],
-        ['input:topic', 0, 'variable.other.template.prompt-lens'],
       ];
       for (const [needle, nth, scope] of expected) {
         const scopes = at(needle, nth);
@@ -129,6 +132,19 @@ describe('TextMate grammar: .prompt, .prompt.md (VS Code "prompt" language) and 
       }
       assert.ok(!has(at('You answer'), 'markup.heading.role.prompt-lens'), 'body text is not a role');
     });
+
+    it(`${name}: a code span is literal (no variable inside it)`, () => {
+      const literal = at('literal');
+      assert.ok(has(literal, 'markup.inline.raw'), literal.join(' '));
+      assert.ok(!has(literal, 'variable.other.template.prompt-lens'), literal.join(' '));
+    });
+  }
+
+  for (const [name, grammar] of [
+    ['prompt', () => prompt],
+    ['prompty', () => prompty],
+  ] as const) {
+    const at = (needle: string) => scopesOf(grammar(), SAMPLE, needle);
 
     it(`${name}: the front matter is YAML, and a "user:" key there is not a role`, () => {
       const model = at('model');
@@ -138,12 +154,51 @@ describe('TextMate grammar: .prompt, .prompt.md (VS Code "prompt" language) and 
       assert.ok(!has(userKey, 'entity.name.section.role.prompt-lens'), userKey.join(' '));
     });
 
-    it(`${name}: a code span is literal (no variable inside it)`, () => {
-      const literal = at('literal');
-      assert.ok(has(literal, 'markup.inline.raw'), literal.join(' '));
-      assert.ok(!has(literal, 'variable.other.template.prompt-lens'), literal.join(' '));
+    it(`${name}: VS Code prompt-file references are variables`, () => {
+      assert.ok(has(at('input:topic'), 'variable.other.template.prompt-lens'), at('input:topic').join(' '));
     });
   }
+
+  describe('plain: no Markdown grammar, no embedded languages', () => {
+    /** A plain prompt's Markdown: headings, fences (of any info string) and code spans, as the parser reads them. */
+    const PLAIN = [
+      '# Answer for {{ audience }}',
+      '```python',
+      'user:',
+      'print("{{ not_a_variable }}")',
+      '````',
+      '~~~',
+      '{{ also_literal }}',
+      '~~~',
+      'Hello ${input:topic} and {{ name }}',
+    ].join('\n');
+    const at = (needle: string) => scopesOf(plain, PLAIN, needle);
+
+    it('loads no other grammar than the injection it takes its rules from', async () => {
+      const loaded: string[] = [];
+      const r = await registry((scopeName) => loaded.push(scopeName));
+      await r.loadGrammar('text.prompt-lens.plain');
+      assert.deepEqual(loaded.sort(), ['prompt-lens.injection', 'text.prompt-lens.plain']);
+    });
+
+    it('headings are headings, with template variables inside them', () => {
+      assert.ok(has(at('Answer'), 'markup.heading.markdown'), at('Answer').join(' '));
+      assert.ok(has(at('audience'), 'variable.other.template.prompt-lens'), at('audience').join(' '));
+    });
+
+    it('a fence is literal to a closing fence of its character, at least as long; no language is embedded', () => {
+      for (const needle of ['user:', 'print', 'not_a_variable', 'also_literal']) {
+        const scopes = at(needle);
+        assert.deepEqual(scopes.slice(1), ['markup.fenced_code.block.markdown'], `"${needle}": ${scopes.join(' ')}`);
+      }
+      assert.ok(has(at('python'), 'fenced_code.block.language'), at('python').join(' '));
+      assert.ok(has(at('name }}'), 'variable.other.template.prompt-lens'), 'the fences are closed');
+    });
+
+    it('${input:…} is text: a plain prompt substitutes {{ }} and {% %} only', () => {
+      assert.ok(!has(at('input:topic'), 'variable.other.template.prompt-lens'), at('input:topic').join(' '));
+    });
+  });
 
   it("the retrieved-context tags are promptLens.rag.tags' default", () => {
     const grammar = JSON.parse(readFileSync(ours.get('prompt-lens.injection')!, 'utf8')) as {

@@ -33,8 +33,22 @@ function expand(name: string, choice = 0): string {
 }
 
 describe('snippets', () => {
-  it('are contributed to the prompt and prompty languages', () => {
-    assert.deepEqual(manifest.contributes.snippets.map((s) => s.language).sort(), ['prompt', 'prompty']);
+  it('are contributed to the plain prompt, VS Code prompt and prompty languages', () => {
+    assert.deepEqual(manifest.contributes.snippets.map((s) => s.language).sort(), [
+      'prompt',
+      'prompt-lens-plain',
+      'prompty',
+    ]);
+  });
+
+  it('each language gets one form of each pragma snippet (its scope names the languages)', () => {
+    for (const { language } of manifest.contributes.snippets)
+      for (const prefix of ['prompt-lens-disable', 'prompt-lens-dynamic']) {
+        const forms = Object.values(snippets).filter(
+          (s) => s.prefix === prefix && (s.scope === undefined || s.scope.split(',').includes(language)),
+        );
+        assert.equal(forms.length, 1, `${prefix} in ${language}`);
+      }
   });
 
   it('"New prompt" is a system and a user message with a template variable', () => {
