@@ -231,8 +231,16 @@ class Exchange {
   }
 }
 
+/**
+ * A read's bytes out of the shared read buffer, into a slice of node's Buffer pool (one 8 KiB
+ * allocation for many small reads): a typed array of its own mallocs, tracks and frees a backing
+ * store per read (2.2 µs against 0.4 µs for a token chunk), and that external memory hastens
+ * scavenges.
+ */
 function copy(bytes: Uint8Array): Uint8Array {
-  return new Uint8Array(bytes);
+  const out = Buffer.allocUnsafe(bytes.length);
+  out.set(bytes);
+  return out;
 }
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -93,6 +93,18 @@ describe('HTTP/1.1 responses from socket reads', () => {
     );
   });
 
+  it('chunk sizes: upper- and lower-case hex, leading zeros, LF or CRLF, spaces and extensions, at most 12 digits', () => {
+    const body = (chunks: string) =>
+      readAll([bytes(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${chunks}0\r\n\r\n`)]).body;
+    assert.equal(body('A\r\n0123456789\r\nb\r\nabcdefghijk\r\n'), '0123456789abcdefghijk');
+    assert.equal(body('0003\nabc\n'), 'abc');
+    assert.equal(body('3 \r\nabc\r\n3;x=y\r\ndef\r\n'), 'abcdef');
+    assert.equal(body('00000000000f\r\n0123456789abcde\r\n'), '0123456789abcde');
+    assert.throws(() => body('000000000000f\r\n0123456789abcde\r\n'), HttpProtocolError);
+    assert.throws(() => body('\r\nabc\r\n'), HttpProtocolError);
+    assert.throws(() => body('3x\r\nabc\r\n'), HttpProtocolError);
+  });
+
   it('an unfinished chunked body or a short content-length body has not ended', () => {
     assert.equal(readAll([bytes('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n')]).done, false);
     assert.equal(readAll([bytes('HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nhello')]).done, false);
