@@ -49,6 +49,9 @@ interface Round {
   gcCount: number;
   gcMaxMs: number;
   gcTotalMs: number;
+  /** The load servers' garbage-collection pauses: the longest, in ms, and how many. */
+  serverGcCount: number;
+  serverGcMaxMs: number;
 }
 
 /**
@@ -74,8 +77,19 @@ const SERVER_PROCESSES = Number(process.env.CLIENT_BENCH_SERVERS ?? 1);
 /** Stream workers of the pool. */
 const POOL_WORKERS = Number(process.env.CLIENT_BENCH_WORKERS ?? 2);
 
+/**
+ * The load server's V8 flags: a 1 MB semi-space. Its streams' state (node:http's request and response,
+ * the token timers) lives as long as the stream, so with V8's default young generation each scavenge
+ * copied many MB: 3–5 pauses per round of 1,000 streams, the longest 10–15 ms (quiet machine, load
+ * 1.4–1.9), and every arrival in one was stamped that late. With 1 MB: ~60 per round, the longest 4–5 ms.
+ */
+const SERVER_V8_FLAGS = ['--max-semi-space-size=1'];
+
 function startServer(): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(join(__dirname, 'loadServer.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  const child = fork(join(__dirname, 'loadServer.ts'), [], {
+    execArgv: ['--import', 'tsx', ...SERVER_V8_FLAGS],
+    stdio: 'inherit',
+  });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`the load server exited with code ${code}`)));
@@ -96,6 +110,7 @@ function collectFrom(children: ChildProcess[]): Promise<WritesMessage> {
   ).then((all) => ({
     writes: Object.assign({}, ...all.map((m) => m.writes)) as WritesMessage['writes'],
     cpuUs: all.reduce((sum, m) => sum + m.cpuUs, 0),
+    gcPausesMs: all.flatMap((m) => m.gcPausesMs),
   }));
 }
 
@@ -182,7 +197,7 @@ export async function run(): Promise<void> {
     // GC pauses of the round arrive on the channel a little later.
     await new Promise((resolve) => setTimeout(resolve, 50));
     const pauses = gc.take();
-    const { writes, cpuUs } = await collect();
+    const { writes, cpuUs, gcPausesMs } = await collect();
     const errors = { ttftErrors: [], itlErrors: [], sendMs: [], deliveryMs: [] };
     records.forEach((r, i) => compare(r, writes[`${tag}-${i}`], errors));
     const chunks = streams * tokens;
@@ -201,6 +216,8 @@ export async function run(): Promise<void> {
       gcCount: pauses.length,
       gcMaxMs: Math.max(0, ...pauses),
       gcTotalMs: pauses.reduce((sum, p) => sum + p, 0),
+      serverGcCount: gcPausesMs.length,
+      serverGcMaxMs: Math.max(0, ...gcPausesMs),
     };
   }
 
@@ -243,7 +260,7 @@ export async function run(): Promise<void> {
     for (const [, name, via] of ways.filter(([way]) => WAYS.includes(way))) {
       console.log(`\n  ${name}`);
       console.log(
-        '  streams  errors  TTFT err p50/p99 ms  (send + delivery p99)  server late p99  ITL err p50/p99 ms  wall s  CPU µs/chunk client/server  run-queue wait ms/s client/server  GC pauses n/max/total ms  held',
+        '  streams  errors  TTFT err p50/p99 ms  (send + delivery p99)  server late p99  ITL err p50/p99 ms  wall s  CPU µs/chunk client/server  run-queue wait ms/s client/server  GC pauses n/max/total ms  server GC n/max ms  held',
       );
       let held = 0;
       let goal = 'not reached';
@@ -263,7 +280,7 @@ export async function run(): Promise<void> {
               ? `met (${f(ttftError?.p50)}/${f(ttftError?.p99)} ms)`
               : `NOT met (${r.errors} errors, ${f(ttftError?.p50)}/${f(ttftError?.p99)} ms)`;
         console.log(
-          `  ${String(streams).padStart(7)}  ${String(r.errors).padStart(6)}  ${`${f(ttftError?.p50)}/${f(ttftError?.p99)}`.padStart(19)}  ${`(${parts})`.padStart(21)}  ${f(distribution(r.serverLateMs)?.p99).padStart(15)}  ${`${f(itlError?.p50)}/${f(itlError?.p99)}`.padStart(18)}  ${r.seconds.toFixed(1).padStart(6)}  ${`${r.clientCpuUs.toFixed(0)}/${r.serverCpuUs.toFixed(0)}`.padStart(27)}  ${`${f(r.clientWaitMs)}/${f(r.serverWaitMs)}`.padStart(33)}  ${`${r.gcCount}/${f(r.gcMaxMs)}/${f(r.gcTotalMs)}`.padStart(24)}  ${ok ? 'yes' : 'no'}`,
+          `  ${String(streams).padStart(7)}  ${String(r.errors).padStart(6)}  ${`${f(ttftError?.p50)}/${f(ttftError?.p99)}`.padStart(19)}  ${`(${parts})`.padStart(21)}  ${f(distribution(r.serverLateMs)?.p99).padStart(15)}  ${`${f(itlError?.p50)}/${f(itlError?.p99)}`.padStart(18)}  ${r.seconds.toFixed(1).padStart(6)}  ${`${r.clientCpuUs.toFixed(0)}/${r.serverCpuUs.toFixed(0)}`.padStart(27)}  ${`${f(r.clientWaitMs)}/${f(r.serverWaitMs)}`.padStart(33)}  ${`${r.gcCount}/${f(r.gcMaxMs)}/${f(r.gcTotalMs)}`.padStart(24)}  ${`${r.serverGcCount}/${f(r.serverGcMaxMs)}`.padStart(18)}  ${ok ? 'yes' : 'no'}`,
         );
         if (!ok && streams >= GOAL.streams && !CUSTOM_LEVELS?.length) break;
       }

@@ -4,6 +4,7 @@
 // and when it wrote each token: the server-side truth the client's TTFT and ITLs are compared with.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { monotonicMs } from './monotonic';
 
 /** Parent → server: send back (and forget) the writes recorded so far. */
@@ -24,6 +25,8 @@ export interface WritesMessage {
   writes: Record<string, number[]>;
   /** CPU time (user + system) the server process used since the last collect, in µs. */
   cpuUs: number;
+  /** The server's garbage-collection pauses since the last collect, in ms: it notices arrivals late meanwhile. */
+  gcPausesMs: number[];
 }
 
 const TOKEN = 'data: {"choices":[{"index":0,"delta":{"content":" tok"}}]}\n\n';
@@ -33,6 +36,10 @@ const trailer = (tokens: number) => `data: {"choices":[],"usage":{"completion_to
 
 const writes = new Map<string, number[]>();
 let cpu = process.cpuUsage();
+let gcPausesMs: number[] = [];
+new PerformanceObserver((list) => gcPausesMs.push(...list.getEntries().map((e) => e.duration))).observe({
+  entryTypes: ['gc'],
+});
 
 /**
  * The request's `model` is `ttftMs,itlMs,tokens` and its first message the tag the writes are filed
@@ -76,8 +83,13 @@ process.on('message', (message: CollectMessage) => {
   if (!message.collect) return;
   const used = process.cpuUsage(cpu);
   cpu = process.cpuUsage();
-  process.send!({ writes: Object.fromEntries(writes), cpuUs: used.user + used.system } satisfies WritesMessage);
+  process.send!({
+    writes: Object.fromEntries(writes),
+    cpuUs: used.user + used.system,
+    gcPausesMs,
+  } satisfies WritesMessage);
   writes.clear();
+  gcPausesMs = [];
 });
 // The parent going away (a crash, Ctrl-C) ends the server too.
 process.on('disconnect', () => process.exit(0));
