@@ -8,7 +8,8 @@ import { DEFAULT_FINDING_SETTINGS } from '../../../src/core/findings/settings';
 /**
  * The grammar as VS Code runs it: vscode-textmate with Oniguruma, the Markdown and YAML grammars VS
  * Code ships (from tm-grammars), VS Code's `text.html.markdown.prompt` (the built-in "prompt"
- * language, which is plain Markdown) and our injection on top; our own grammar of plain `.prompt` files.
+ * language, which is plain Markdown) and our injection on top; our own grammars of plain `.prompt` files and
+ * of `.prompty` (YAML front matter and the plain grammar's body).
  */
 const root = join(__dirname, '../../..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -95,7 +96,7 @@ describe('TextMate grammar: .prompt (our prompt-lens-plain), .prompt.md (VS Code
     const r = await registry();
     plain = (await r.loadGrammar('text.prompt-lens.plain'))!;
     prompt = (await r.loadGrammar('text.html.markdown.prompt'))!;
-    prompty = (await r.loadGrammar('text.html.markdown.prompty'))!;
+    prompty = (await r.loadGrammar('text.prompt-lens.prompty'))!;
     assert.ok(plain && prompt && prompty);
   });
 
@@ -153,11 +154,12 @@ describe('TextMate grammar: .prompt (our prompt-lens-plain), .prompt.md (VS Code
       assert.ok(has(userKey, 'entity.name.tag.yaml'), userKey.join(' '));
       assert.ok(!has(userKey, 'entity.name.section.role.prompt-lens'), userKey.join(' '));
     });
-
-    it(`${name}: VS Code prompt-file references are variables`, () => {
-      assert.ok(has(at('input:topic'), 'variable.other.template.prompt-lens'), at('input:topic').join(' '));
-    });
   }
+
+  it('prompt: VS Code prompt-file references are variables', () => {
+    const scopes = scopesOf(prompt, SAMPLE, 'input:topic');
+    assert.ok(has(scopes, 'variable.other.template.prompt-lens'), scopes.join(' '));
+  });
 
   describe('plain: no Markdown grammar, no embedded languages', () => {
     /** A plain prompt's Markdown: headings, fences (of any info string) and code spans, as the parser reads them. */
@@ -197,6 +199,68 @@ describe('TextMate grammar: .prompt (our prompt-lens-plain), .prompt.md (VS Code
 
     it('${input:…} is text: a plain prompt substitutes {{ }} and {% %} only', () => {
       assert.ok(!has(at('input:topic'), 'variable.other.template.prompt-lens'), at('input:topic').join(' '));
+    });
+  });
+
+  describe('prompty: YAML front matter and the plain body, no Markdown grammar', () => {
+    /** Prompty's other delimiter, a block scalar up to the closing line, a fence, and a later `---` (text). */
+    const PROMPTY = [
+      '+++',
+      'description: |',
+      '  user:',
+      '  {{ not_a_variable }}',
+      '+++',
+      '{% if tone %}Write in a {{ tone }} tone.{% endif %}',
+      '```yaml',
+      'user:',
+      'key: {{ fenced }}',
+      '```',
+      '---',
+      'user:',
+      'Hello ${input:topic} and {{ name }}',
+    ].join('\n');
+    const at = (needle: string, nth = 0) => scopesOf(prompty, PROMPTY, needle, nth);
+
+    it('loads the plain grammar, the injection it takes its rules from and YAML (with its injection); not Markdown', async () => {
+      const loaded: string[] = [];
+      const r = await registry((scopeName) => loaded.push(scopeName));
+      await r.loadGrammar('text.prompt-lens.prompty');
+      assert.deepEqual(loaded.sort(), [
+        'prompt-lens.injection',
+        'prompt-lens.yaml-injection',
+        'source.yaml',
+        'text.prompt-lens.plain',
+        'text.prompt-lens.prompty',
+      ]);
+    });
+
+    it('+++ front matter is YAML to its closing line, a block scalar included; the body follows', () => {
+      const key = at('description');
+      assert.ok(has(key, 'meta.embedded.block.frontmatter') && has(key, 'entity.name.tag.yaml'), key.join(' '));
+      for (const needle of ['user:', 'not_a_variable']) {
+        const scopes = at(needle);
+        assert.ok(has(scopes, 'meta.embedded.block.frontmatter'), `"${needle}": ${scopes.join(' ')}`);
+        assert.ok(!has(scopes, 'entity.name.section.role.prompt-lens'), `"${needle}": ${scopes.join(' ')}`);
+        assert.ok(!has(scopes, 'variable.other.template.prompt-lens'), `"${needle}": ${scopes.join(' ')}`);
+      }
+      assert.ok(has(at('+++', 1), 'punctuation.definition.end.frontmatter'), at('+++', 1).join(' '));
+      assert.ok(!has(at('if tone'), 'meta.embedded.block.frontmatter'), at('if tone').join(' '));
+    });
+
+    it('Jinja2 blocks and variables; a fence is literal and embeds no language', () => {
+      assert.ok(has(at('if tone'), 'keyword.control.template.prompt-lens'), at('if tone').join(' '));
+      assert.ok(has(at('tone }}'), 'variable.other.template.prompt-lens'), at('tone }}').join(' '));
+      for (const needle of ['key:', 'fenced']) {
+        const scopes = at(needle);
+        assert.deepEqual(scopes.slice(1), ['markup.fenced_code.block.markdown'], `"${needle}": ${scopes.join(' ')}`);
+      }
+      assert.ok(has(at('user:', 2), 'entity.name.section.role.prompt-lens'), 'the fence is closed');
+    });
+
+    it('a --- line after the top is text; ${input:…} is text (Jinja2 does not substitute it)', () => {
+      assert.deepEqual(at('---'), ['text.prompt-lens.prompty']);
+      assert.ok(!has(at('input:topic'), 'variable.other.template.prompt-lens'), at('input:topic').join(' '));
+      assert.ok(has(at('name }}'), 'variable.other.template.prompt-lens'), at('name }}').join(' '));
     });
   });
 
