@@ -158,11 +158,12 @@ export function promptActivationEvents(): string[] {
 }
 
 /**
- * The menu `when` clause for "is a built-in prompt file you can benchmark": its language, or a built-in suffix
- * without one. Instruction files are not requests of their own, so they get no Benchmark button.
+ * The menu `when` clause for "is a built-in prompt file you can benchmark": its language (an untitled prompt has no
+ * name), or its suffix (a `.prompt` the user gave another language, e.g. Markdown, is still one). Instruction files
+ * are not requests of their own, so they get no Benchmark button.
  */
 export function promptFileWhenClause(): string {
-  const suffixes = PROMPT_FORMATS.filter((f) => f.builtin && !f.language && !f.instructions).flatMap((f) => f.suffixes);
+  const suffixes = PROMPT_FORMATS.filter((f) => f.builtin && !f.instructions).flatMap((f) => f.suffixes);
   const escaped = suffixes.map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
   return [
     ...PROMPT_LANGUAGES.map((l) => `resourceLangId == ${l}`),
