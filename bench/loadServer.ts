@@ -2,10 +2,12 @@
 // client's timings are not taken on a loop or in a process that also writes the tokens.
 // It streams OpenAI-style SSE on a schedule the request names and records when each request arrived
 // and when it wrote each token: the server-side truth the client's TTFT and ITLs are compared with.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// It speaks just enough HTTP/1.1 over plain sockets (a POST with a content-length, kept alive; a
+// chunked response), not node:http: a request's arrival is stamped in the read that brought its
+// first bytes, and the server allocates little, so its own collector seldom holds up an arrival.
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { monotonicMs } from './monotonic';
+import { performanceToMonotonic } from './monotonic';
 
 /** Parent → server: send back (and forget) the writes recorded so far. */
 export interface CollectMessage {
@@ -29,10 +31,22 @@ export interface WritesMessage {
   gcPausesMs: number[];
 }
 
+const HEAD = Buffer.from(
+  'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n' +
+    'connection: keep-alive\r\nkeep-alive: timeout=60\r\n\r\n',
+);
 const TOKEN = 'data: {"choices":[{"index":0,"delta":{"content":" tok"}}]}\n\n';
-/** TOKEN as one HTTP/1.1 chunk, written straight to the socket: one write call, nothing for node to format. */
+/** TOKEN as one HTTP/1.1 chunk: one write call, made at once, right after the truth is stamped. */
 const TOKEN_CHUNK = Buffer.from(`${Buffer.byteLength(TOKEN).toString(16)}\r\n${TOKEN}\r\n`);
-const trailer = (tokens: number) => `data: {"choices":[],"usage":{"completion_tokens":${tokens}}}\n\ndata: [DONE]\n\n`;
+/** The usage trailer and [DONE] as the last data chunk, then the chunked body's end. */
+function trailer(tokens: number): string {
+  const text = `data: {"choices":[],"usage":{"completion_tokens":${tokens}}}\n\ndata: [DONE]\n\n`;
+  return `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n0\r\n\r\n`;
+}
+
+/** performance.now() + this → CLOCK_MONOTONIC: a double, no BigInt per stamp. */
+const toMonotonic = performanceToMonotonic();
+const now = () => performance.now() + toMonotonic;
 
 const writes = new Map<string, number[]>();
 let cpu = process.cpuUsage();
@@ -41,39 +55,71 @@ new PerformanceObserver((list) => gcPausesMs.push(...list.getEntries().map((e) =
   entryTypes: ['gc'],
 });
 
+const HEAD_END = Buffer.from('\r\n\r\n');
+
 /**
- * The request's `model` is `ttftMs,itlMs,tokens` and its first message the tag the writes are filed
- * under.
+ * One connection: requests one after another (the client never pipelines). A request's arrival is
+ * the read that brought its first bytes; the head ends at a blank line, the body is content-length
+ * bytes of JSON whose `model` is `ttftMs,itlMs,tokens` and whose first message is the tag the writes
+ * are filed under.
  */
-function serve(req: IncomingMessage, res: ServerResponse): void {
-  const arrived = monotonicMs();
-  let body = '';
-  req.setEncoding('utf8');
-  req.on('data', (chunk: string) => (body += chunk));
-  req.on('end', () => {
-    const request = JSON.parse(body) as { model: string; messages: Array<{ content: string }> };
-    const [ttft = 0, itl = 0, tokens = 0] = request.model.split(',').map(Number);
-    const times = [arrived];
-    writes.set(request.messages[0]!.content, times);
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.flushHeaders();
-    let k = 0;
-    const tick = () => {
-      if (res.destroyed) return;
-      if (k === tokens) return void res.end(trailer(tokens));
-      // The response is chunked (HTTP/1.1, no length): the token goes to the socket as one chunk,
-      // whose write() makes the syscall at once, right after the truth is stamped. (res.write would
-      // cork the socket and send on the next tick.)
-      times.push(monotonicMs());
-      res.socket?.write(TOKEN_CHUNK);
-      k++;
-      setTimeout(tick, Math.max(0, arrived + ttft + k * itl - monotonicMs()));
-    };
-    setTimeout(tick, Math.max(0, arrived + ttft - monotonicMs()));
+function serve(socket: Socket): void {
+  socket.setNoDelay(true);
+  let pending: Buffer | undefined;
+  let arrived = 0;
+  let streaming = false;
+  const next = () => {
+    if (streaming || !pending) return;
+    const headEnd = pending.indexOf(HEAD_END);
+    if (headEnd === -1) return;
+    const length = /\r\ncontent-length:\s*(\d+)/i.exec(pending.toString('latin1', 0, headEnd));
+    const bodyStart = headEnd + HEAD_END.length;
+    const bodyEnd = bodyStart + Number(length?.[1] ?? 0);
+    if (pending.length < bodyEnd) return;
+    const request = JSON.parse(pending.toString('utf8', bodyStart, bodyEnd)) as Request;
+    pending = pending.length > bodyEnd ? pending.subarray(bodyEnd) : undefined;
+    streaming = true;
+    stream(socket, arrived, request, () => {
+      streaming = false;
+      next();
+    });
+  };
+  socket.on('data', (bytes: Buffer) => {
+    if (!pending) arrived = now();
+    pending = pending ? Buffer.concat([pending, bytes]) : bytes;
+    next();
   });
+  socket.on('error', () => socket.destroy());
 }
 
-const server = createServer({ noDelay: true, keepAliveTimeout: 60_000 }, serve);
+interface Request {
+  model: string;
+  messages: Array<{ content: string }>;
+}
+
+/** Writes the request's tokens on its schedule, stamping each write, then the trailer; `done` before the trailer. */
+function stream(socket: Socket, arrived: number, request: Request, done: () => void): void {
+  const [ttft = 0, itl = 0, tokens = 0] = request.model.split(',').map(Number);
+  const times = [arrived];
+  writes.set(request.messages[0]!.content, times);
+  socket.write(HEAD);
+  let k = 0;
+  const tick = () => {
+    if (socket.destroyed) return;
+    if (k === tokens) {
+      done();
+      socket.write(trailer(tokens));
+      return;
+    }
+    times.push(now());
+    socket.write(TOKEN_CHUNK);
+    k++;
+    setTimeout(tick, Math.max(0, arrived + ttft + k * itl - now()));
+  };
+  setTimeout(tick, Math.max(0, arrived + ttft - now()));
+}
+
+const server = createServer({ noDelay: true }, serve);
 // A level of 2,000 streams opens 2,000 sockets at once.
 server.maxConnections = 100_000;
 server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => {
