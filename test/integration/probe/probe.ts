@@ -17,6 +17,12 @@ const EVERY_MS = 20;
 const PENDING_EVERY_MS = 100;
 const SETTLED_HOVERS = 60;
 const SETTLE_LIMIT_MS = 240_000;
+/**
+ * PROMPT_LENS_PROBE_FLOOR=1: VS Code's own floor — the file is plain text (no grammar; this extension reads no .txt
+ * outside prompts/) and the only hover is the probe's own, answered at once; the same hovers, timed the same way.
+ */
+const FLOOR = process.env.PROMPT_LENS_PROBE_FLOOR === '1';
+const FLOOR_HOVER = 'Hover probe: the floor';
 
 /** What a hover carried: nothing, a pending marker (which one), or everything. */
 export type HoverKind = 'none' | 'counting' | 'findings' | 'scan' | 'cheapest' | 'complete';
@@ -73,6 +79,7 @@ export interface ProbeResult {
 }
 
 function kindOf(texts: string[]): HoverKind {
+  if (FLOOR) return texts.includes(FLOOR_HOVER) ? 'complete' : 'none';
   const hover = texts.find((t) => t.includes('Prompt Latency Lens'));
   if (!hover) return 'none';
   return MARKERS.find(([, marker]) => hover.includes(marker))?.[0] ?? 'complete';
@@ -121,6 +128,11 @@ async function probe(file: string): Promise<ProbeResult> {
   // As a user's window: the extension is up (activated by the workspace's prompt files), nothing analysed yet.
   const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
   await extension.activate();
+  if (FLOOR)
+    vscode.languages.registerHoverProvider(
+      { scheme: 'file', pattern: '**/*.floor.txt' },
+      { provideHover: () => new vscode.Hover(FLOOR_HOVER) },
+    );
   await sleep(2000);
   const start = loadavg();
   const lag = monitorEventLoopDelay({ resolution: 5 });
