@@ -362,6 +362,16 @@ describe('marketplace: syntax highlighting in the real editor', () => {
   });
 });
 
+describe('marketplace: language defaults', () => {
+  it("bracket-pair colorization is off by default in .prompt and .prompty (VS Code's parse of every bracket held its UI thread ~0.3 s when a 1 MB prompt opened), on elsewhere", () => {
+    const colorized = (languageId: string) =>
+      vscode.workspace.getConfiguration('editor', { languageId }).get<boolean>('bracketPairColorization.enabled');
+    assert.equal(colorized('prompt-lens-plain'), false);
+    assert.equal(colorized('prompty'), false);
+    assert.equal(colorized('markdown'), true);
+  });
+});
+
 describe('marketplace: the language configuration closes {{ with }}', () => {
   removeAfterwards('autoclose.prompt', 'autoclose.prompty');
   for (const file of ['autoclose.prompty', 'autoclose.prompt'])
