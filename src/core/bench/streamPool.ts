@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Worker, WorkerOptions } from 'node:worker_threads';
 import { measureRequest, withOutputTokens, type MeasureOptions, type StreamRequest } from './client';
 import type { EndpointKind } from './endpoints';
@@ -22,8 +23,11 @@ export interface PooledRequest {
   kind: EndpointKind;
   timeoutMs: number;
   secrets: readonly string[];
+  /** The caller's abort signal, as a number shared by every request made with it; absent without one. */
+  cancelGroup?: number;
 }
 
+/** A request to measure, or every request of a cancel group to stop. */
 export type PoolMessage = { measure: PooledRequest } | { cancel: number };
 
 export interface PoolReply {
@@ -51,6 +55,13 @@ export class StreamPool {
   private readonly lanes: Lane[];
   private nextId = 1;
   private closed = false;
+  /**
+   * One cancel group per abort signal the callers passed (a benchmark run passes one to all its requests): it is
+   * listened to once here, and in a worker one AbortController serves the group's open streams: one per stream
+   * made each open stream in a worker hold ~840 B more (a signal once read is 771 B; docs/benchmark.md).
+   */
+  private readonly groups = new WeakMap<AbortSignal, number>();
+  private nextGroup = 1;
 
   constructor(spawn: () => Worker, size: number) {
     this.lanes = Array.from({ length: Math.max(1, size) }, () => {
@@ -82,23 +93,47 @@ export class StreamPool {
     const kind = kindOf(request);
     const id = this.nextId++;
     const lane = this.lanes.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
-    const onCancel = () => lane.worker.postMessage({ cancel: id } satisfies PoolMessage);
-    options.signal?.addEventListener('abort', onCancel, { once: true });
+    const cancelGroup = options.signal && this.groupOf(options.signal);
     try {
       const reply = await new Promise<PoolReply>((resolve, reject) => {
         if (lane.pending.size === 0) lane.worker.ref();
         lane.pending.set(id, { resolve, reject });
         const { url, headers, body } = request;
-        const measure = { id, url, headers, body, kind, timeoutMs: options.timeoutMs, secrets: options.secrets ?? [] };
+        const measure: PooledRequest = {
+          id,
+          url,
+          headers,
+          body,
+          kind,
+          timeoutMs: options.timeoutMs,
+          secrets: options.secrets ?? [],
+          ...(cancelGroup === undefined ? {} : { cancelGroup }),
+        };
         lane.worker.postMessage({ measure } satisfies PoolMessage);
       });
       const record = reply.record;
       record.startMs += reply.timeOrigin - performance.timeOrigin;
       return reply.text === undefined ? record : withOutputTokens(record, options.countTokens(reply.text), 'counted');
     } finally {
-      options.signal?.removeEventListener('abort', onCancel);
       if (lane.pending.size === 0) lane.worker.unref();
     }
+  }
+
+  /** The signal's cancel group; its abort reaches every worker once (messages are ordered: after its requests). */
+  private groupOf(signal: AbortSignal): number {
+    let group = this.groups.get(signal);
+    if (group !== undefined) return group;
+    group = this.nextGroup++;
+    this.groups.set(signal, group);
+    const cancel = { cancel: group } satisfies PoolMessage;
+    signal.addEventListener(
+      'abort',
+      () => {
+        if (!this.closed) for (const lane of this.lanes) lane.worker.postMessage(cancel);
+      },
+      { once: true },
+    );
+    return group;
   }
 
   async close(): Promise<void> {
@@ -117,19 +152,26 @@ export class StreamPool {
  * record back. `post` is the worker's parentPort.postMessage.
  */
 export function serveStreams(post: (reply: PoolReply) => void): (message: PoolMessage) => void {
-  const controllers = new Map<number, AbortController>();
+  /** Each cancel group's controller and how many of its requests are open here. */
+  const groups = new Map<number, { controller: AbortController; open: number }>();
   return (message) => {
-    if ('cancel' in message) return void controllers.get(message.cancel)?.abort();
-    const { id, url, headers, body, kind, timeoutMs, secrets } = message.measure;
-    const controller = new AbortController();
-    controllers.set(id, controller);
+    if ('cancel' in message) return void groups.get(message.cancel)?.controller.abort();
+    const { id, url, headers, body, kind, timeoutMs, secrets, cancelGroup } = message.measure;
+    let group = cancelGroup === undefined ? undefined : groups.get(cancelGroup);
+    if (cancelGroup !== undefined && !group) {
+      group = { controller: new AbortController(), open: 0 };
+      // Each open stream of the group listens to it (its StopSwitch): a thousand listeners are expected, not a leak.
+      setMaxListeners(0, group.controller.signal);
+      groups.set(cancelGroup, group);
+    }
+    if (group) group.open++;
     let text: string | undefined;
     void measureRequest(
       { url, headers, body, wire: WIRE_FORMATS[kind] },
       {
         timeoutMs,
         secrets,
-        signal: controller.signal,
+        ...(group ? { signal: group.controller.signal } : {}),
         // The caller's tokenizer counts it (a vocabulary is not loaded in every worker).
         countTokens: (streamed) => {
           text = streamed;
@@ -137,7 +179,7 @@ export function serveStreams(post: (reply: PoolReply) => void): (message: PoolMe
         },
       },
     ).then((record) => {
-      controllers.delete(id);
+      if (group && --group.open === 0 && groups.get(cancelGroup!) === group) groups.delete(cancelGroup!);
       post({ id, record, timeOrigin: performance.timeOrigin, ...(text !== undefined ? { text } : {}) });
     });
   };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { buildStreamRequest } from '../../../../src/core/bench/runner';
-import { StreamPool } from '../../../../src/core/bench/streamPool';
+import { serveStreams, StreamPool, type PoolReply } from '../../../../src/core/bench/streamPool';
 import { chatChunk, scriptedServer, sse, writeSlowly, type ScriptedServer } from '../../helpers/scriptedServer';
 import { tsWorker } from '../../helpers/tsWorker';
 
@@ -96,6 +96,76 @@ describe('stream pool: requests measured in worker threads', function () {
       signal: cancel.signal,
     });
     assert.deepEqual([early.error?.class, server.seen.length], ['cancelled', 1]);
+  });
+
+  it("cancelling one caller's signal stops only its streams: another signal's stream in the same worker ends", async () => {
+    const single = new StreamPool(() => tsWorker(WORKER), 1);
+    try {
+      const bothOpen = signal();
+      const finish = signal();
+      let open = 0;
+      server = await scriptedServer(async (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(sse(chatChunk('a')));
+        if (++open === 2) bothOpen.resolve();
+        await finish.promise;
+        res.end(sse(chatChunk(' b'), '[DONE]'));
+      });
+      const [a, b] = [new AbortController(), new AbortController()];
+      const options = (cancel: AbortController) => ({
+        timeoutMs: 600_000,
+        countTokens: countWords,
+        signal: cancel.signal,
+      });
+      const first = single.measure(request(server.url, 'a'), options(a));
+      const second = single.measure(request(server.url, 'b'), options(b));
+      await bothOpen.promise;
+      a.abort();
+      const cancelled = await first;
+      finish.resolve();
+      const ended = await second;
+      assert.deepEqual(
+        [cancelled.error?.class, ended.ok, ended.outputTokens, ended.error],
+        ['cancelled', true, 2, undefined],
+      );
+    } finally {
+      await single.close();
+    }
+  });
+
+  it("a worker's streams of one signal share its cancellation: one cancel stops them all, without a listener-leak warning", async () => {
+    const streams = 24;
+    const opened = signal();
+    server = await scriptedServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(sse(chatChunk('a')));
+      if (server!.seen.length === streams) opened.resolve();
+    });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const replies: PoolReply[] = [];
+      const all = signal();
+      // The worker's side, on this thread: what stream.worker.ts runs.
+      const serve = serveStreams((reply) => {
+        if (replies.push(reply) === streams) all.resolve();
+      });
+      const { url, headers, body } = request(server.url, 'x');
+      for (let id = 1; id <= streams; id++)
+        serve({
+          measure: { id, url, headers, body, kind: 'openai-chat', timeoutMs: 600_000, secrets: [], cancelGroup: 7 },
+        });
+      await opened.promise;
+      serve({ cancel: 7 });
+      await all.promise;
+      // A warning is emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual([...new Set(replies.map((r) => r.record.error?.class))], ['cancelled']);
+      assert.deepEqual(warnings, []);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it('a key in an endpoint error is redacted in the worker, as measureRequest does', async () => {
