@@ -179,7 +179,8 @@ export function serveStreams(post: (reply: PoolReply) => void): (message: PoolMe
         },
       },
     ).then((record) => {
-      if (group && --group.open === 0 && groups.get(cancelGroup!) === group) groups.delete(cancelGroup!);
+      // A group is only made when none is open under its number, so the one closing here is the one in the map.
+      if (group && --group.open === 0) groups.delete(cancelGroup!);
       post({ id, record, timeOrigin: performance.timeOrigin, ...(text !== undefined ? { text } : {}) });
     });
   };
