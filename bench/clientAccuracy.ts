@@ -10,7 +10,7 @@
 // (what runBenchmark uses from there on).
 import { fork, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { measureRequest, type MeasureOptions, type StreamRequest } from '../src/core/bench/client';
@@ -19,6 +19,7 @@ import { buildStreamRequest } from '../src/core/bench/runner';
 import { distribution } from '../src/core/bench/stats';
 import { STREAM_WORKER_OPTIONS, StreamPool } from '../src/core/bench/streamPool';
 import { gcPauses, reportGcPauses } from './gcWatch';
+import { cpuTicks, formatSteal, loadAverage, stealShare } from './machine';
 import type { ListeningMessage, WritesMessage } from './loadServer';
 import { performanceToMonotonic } from './monotonic';
 
@@ -48,6 +49,8 @@ interface Round {
    */
   clientWaitMs?: number;
   serverWaitMs?: number;
+  /** Share of the machine's CPU time the hypervisor gave to others during the round (bench/machine.ts). */
+  steal?: number;
   gcCount: number;
   gcMaxMs: number;
   gcTotalMs: number;
@@ -170,6 +173,7 @@ async function run(): Promise<void> {
     const waits = () => [process.pid, ...servers.map((s) => s.child.pid ?? -1)].map(runQueueWaitMs);
     const waitedBefore = waits();
     gc.take();
+    const ticks = cpuTicks();
     const started = performance.now();
     const records = await Promise.all(
       Array.from({ length: streams }, async (_, i) => {
@@ -189,6 +193,7 @@ async function run(): Promise<void> {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    const steal = stealShare(ticks, cpuTicks());
     const used = process.cpuUsage(cpu);
     const waited = waits().map((w, i) => (w === undefined ? undefined : (w - waitedBefore[i]!) / seconds));
     const serverWaits = waited.slice(1);
@@ -211,6 +216,7 @@ async function run(): Promise<void> {
       ...(serverWaits.every((w) => w !== undefined)
         ? { serverWaitMs: serverWaits.reduce<number>((sum, w) => sum + w!, 0) }
         : {}),
+      ...(steal !== undefined ? { steal } : {}),
       gcCount: pauses.length,
       gcMaxMs: Math.max(0, ...pauses),
       gcTotalMs: pauses.reduce((sum, p) => sum + p, 0),
@@ -223,10 +229,9 @@ async function run(): Promise<void> {
   const pooled: Measure = (request, options) => pool.measure(request, options);
 
   // Client and server share this machine's CPUs with whatever else runs: say how busy it was.
+  const runTicks = cpuTicks();
   console.log(
-    `Machine: ${cpus().length} CPUs, load average ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')} at start; ${SERVER_PROCESSES} load server process(es).`,
+    `Machine: ${cpus().length} CPUs, load average ${loadAverage()} at start; ${SERVER_PROCESSES} load server process(es).`,
   );
   try {
     await measure(oneLoop, 8, [5, 2, 5]); // warm the JIT and the connection pools
@@ -258,7 +263,7 @@ async function run(): Promise<void> {
     for (const [, name, via] of ways.filter(([way]) => WAYS.includes(way))) {
       console.log(`\n  ${name}`);
       console.log(
-        '  streams  errors  TTFT err p50/p99 ms  (send + delivery p99)  server late p99  ITL err p50/p99 ms  wall s  CPU µs/chunk client/server  run-queue wait ms/s client/server  GC pauses n/max/total ms  server GC n/max ms  held',
+        '  streams  errors  TTFT err p50/p99 ms  (send + delivery p99)  server late p99  ITL err p50/p99 ms  wall s  CPU µs/chunk client/server  run-queue wait ms/s client/server  GC pauses n/max/total ms  server GC n/max ms  steal %  held',
       );
       let held = 0;
       let goal = 'not reached';
@@ -278,7 +283,7 @@ async function run(): Promise<void> {
               ? `met (${f(ttftError?.p50)}/${f(ttftError?.p99)} ms)`
               : `NOT met (${r.errors} errors, ${f(ttftError?.p50)}/${f(ttftError?.p99)} ms)`;
         console.log(
-          `  ${String(streams).padStart(7)}  ${String(r.errors).padStart(6)}  ${`${f(ttftError?.p50)}/${f(ttftError?.p99)}`.padStart(19)}  ${`(${parts})`.padStart(21)}  ${f(distribution(r.serverLateMs)?.p99).padStart(15)}  ${`${f(itlError?.p50)}/${f(itlError?.p99)}`.padStart(18)}  ${r.seconds.toFixed(1).padStart(6)}  ${`${r.clientCpuUs.toFixed(0)}/${r.serverCpuUs.toFixed(0)}`.padStart(27)}  ${`${f(r.clientWaitMs)}/${f(r.serverWaitMs)}`.padStart(33)}  ${`${r.gcCount}/${f(r.gcMaxMs)}/${f(r.gcTotalMs)}`.padStart(24)}  ${`${r.serverGcCount}/${f(r.serverGcMaxMs)}`.padStart(18)}  ${ok ? 'yes' : 'no'}`,
+          `  ${String(streams).padStart(7)}  ${String(r.errors).padStart(6)}  ${`${f(ttftError?.p50)}/${f(ttftError?.p99)}`.padStart(19)}  ${`(${parts})`.padStart(21)}  ${f(distribution(r.serverLateMs)?.p99).padStart(15)}  ${`${f(itlError?.p50)}/${f(itlError?.p99)}`.padStart(18)}  ${r.seconds.toFixed(1).padStart(6)}  ${`${r.clientCpuUs.toFixed(0)}/${r.serverCpuUs.toFixed(0)}`.padStart(27)}  ${`${f(r.clientWaitMs)}/${f(r.serverWaitMs)}`.padStart(33)}  ${`${r.gcCount}/${f(r.gcMaxMs)}/${f(r.gcTotalMs)}`.padStart(24)}  ${`${r.serverGcCount}/${f(r.serverGcMaxMs)}`.padStart(18)}  ${(r.steal === undefined ? '–' : (r.steal * 100).toFixed(1)).padStart(7)}  ${ok ? 'yes' : 'no'}`,
         );
         if (!ok && streams >= GOAL.streams && !CUSTOM_LEVELS?.length) break;
       }
@@ -289,9 +294,7 @@ async function run(): Promise<void> {
     }
     console.log(`\n${summary.join('\n')}`);
     console.log(
-      `  load average ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')} at end.`,
+      `  load average ${loadAverage()} at end; ${formatSteal(stealShare(runTicks, cpuTicks()))} over the run.`,
     );
   } finally {
     for (const { child } of servers) child.kill();

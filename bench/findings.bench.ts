@@ -3,12 +3,12 @@
 // The analysis runs in a worker thread (bench/workspaceWorker.ts), as the extension's does; this
 // thread stands for the extension host: it receives every file's findings and measures how long its
 // own event loop was ever blocked meanwhile.
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { tsWorker } from '../test/unit/helpers/tsWorker';
 import { FindingUnpacker, type PackedFinding } from '../src/core/findings/groupTable';
+import { cpuTicks, formatSteal, loadAverage, stealShare } from './machine';
 import type { WorkspaceJob, WorkspaceMessage } from './workspaceWorker';
 
 /** How long the host thread's floor (see `floorMs`) is measured before the workspace analysis starts. */
@@ -54,12 +54,6 @@ export interface WorkspaceTargets {
   reanalysisMs: number;
 }
 
-function load(): string {
-  return loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' / ');
-}
-
 function target(limit: number | undefined, value: number): string {
   return limit === undefined ? '' : `; target ≤ ${limit} ms: ${value <= limit ? 'met' : 'NOT met'}`;
 }
@@ -81,7 +75,8 @@ type Done = Extract<WorkspaceMessage, { done: unknown }>['done'];
  * then re-analysis after one edit. Wall-clock figures with the load average next to them.
  */
 export async function analyseWorkspace(files: number, targets?: WorkspaceTargets): Promise<void> {
-  console.log(`load average (1/5/15 min) at start: ${load()}`);
+  const ticks = cpuTicks();
+  console.log(`load average (1/5/15 min) at start: ${loadAverage(' / ')}`);
   const floor = await floorMs();
   const host = monitorEventLoopDelay({ resolution: 1 });
   const worker = tsWorker(join(__dirname, 'workspaceWorker.ts'), {
@@ -145,5 +140,7 @@ export async function analyseWorkspace(files: number, targets?: WorkspaceTargets
     `the same in the editor's analysis engine (incremental count + findings with positions, after its own scan), median of 21 one-character edits: ` +
       `${done.editorEditMs.toFixed(1)} ms${target(targets?.reanalysisMs, done.editorEditMs)} (slowest ${done.editorSlowestEditMs.toFixed(1)} ms; CPU ${done.editorEditCpuMs.toFixed(1)} ms per edit)`,
   );
-  console.log(`load average at the end: ${load()}`);
+  console.log(
+    `load average at the end: ${loadAverage(' / ')}; ${formatSteal(stealShare(ticks, cpuTicks()))} over the analysis`,
+  );
 }

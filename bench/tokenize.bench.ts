@@ -5,7 +5,6 @@
 // copy of the text and a fresh instance (cold caches: gpt-tokenizer's module-wide merge cache is
 // cleared first). Targets: ours with the chunk index ≥ 1.0× gpt-tokenizer's countTokens and encode;
 // update after a one-character edit ≤ 2 ms median on 1 MB, equal to a fresh count.
-import { loadavg } from 'node:os';
 import { Tiktoken as JsTiktoken } from 'js-tiktoken/lite';
 import jsO200k from 'js-tiktoken/ranks/o200k_base';
 import jsCl100k from 'js-tiktoken/ranks/cl100k_base';
@@ -22,6 +21,7 @@ import { countSliced } from '../src/core/tokenize/sliced';
 import type { ExactTokenizerId } from '../src/core/tokenize/types';
 import { DIFFERENTIAL_PAIRS } from '../test/unit/helpers/tokenizerReferences';
 import { mixedCorpus } from './corpus';
+import { cpuTicks, formatSteal, loadAverage, stealShare } from './machine';
 
 const MB = 1_000_000;
 /** The tokenizers of #19 goal 1: the ones other JS libraries also implement. */
@@ -37,12 +37,6 @@ function cpuMs(): number {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
-
-function load(): string {
-  return loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' / ');
 }
 
 /**
@@ -121,9 +115,10 @@ function alternatives(id: BenchedId): Contender[] {
 }
 
 export async function run(): Promise<void> {
+  const ticks = cpuTicks();
   const corpus = mixedCorpus(MB);
   console.log(
-    `corpus: ${(corpus.length / MB).toFixed(2)}M UTF-16 units of prose, code, CJK and JSON; ${ROUNDS} rounds; load average (1/5/15 min) at start: ${load()}\n`,
+    `corpus: ${(corpus.length / MB).toFixed(2)}M UTF-16 units of prose, code, CJK and JSON; ${ROUNDS} rounds; load average (1/5/15 min) at start: ${loadAverage(' / ')}\n`,
   );
   console.log('Cold count of 1 MB, CPU ms (median of the rounds; lower is faster) and MB/s:\n');
   console.log('| tokenizer | implementation | CPU ms | MB/s | ours with index ÷ it | same count |');
@@ -154,10 +149,12 @@ export async function run(): Promise<void> {
       );
     }
   }
-  console.log(`\nload average after the cold counts: ${load()}`);
+  console.log(`\nload average after the cold counts: ${loadAverage(' / ')}`);
 
   await incremental(corpus);
-  console.log(`\nload average at the end: ${load()}`);
+  console.log(
+    `\nload average at the end: ${loadAverage(' / ')}; ${formatSteal(stealShare(ticks, cpuTicks()))} over the bench`,
+  );
 }
 
 /** What the editor does with a 1 MB prompt: first count with the chunk index, then one edit at a time. */

@@ -2,7 +2,7 @@
 // extension (test/integration/probe) through vscode.executeHoverProvider in the real VS Code (code-server + Chromium).
 // The workspace holds the examples, a generated 1 MB prompt and CORPUS_FILES generated prompts, so the workspace scan
 // is still running while the first hovers come. One prompt per VS Code session (fresh user data, host and worker).
-// Prints per prompt and pooled p50/p95/p99/max (first 3 s, by what the hover carried, settled) with the load average,
+// Prints per prompt and pooled p50/p95/p99/max (first 3 s, by what the hover carried, settled) with the load average and steal,
 // writes .test-output/hover-probe.json, and fails (no timing) if a hover came back empty after the first figures or a
 // prompt never settled (pending markers still there).
 import * as esbuild from 'esbuild';
@@ -217,6 +217,7 @@ function report(all, uptimeBefore, uptimeAfter) {
     firstFiguresAtMs: round(r.firstFiguresAtMs),
     settledAtMs: round(r.settledAtMs),
     loadAverage: r.loadAverage,
+    steal: r.steal,
     hostLongestBlockMs: r.hostLongestBlockMs,
     ownLongestStretch: r.ownLongestStretch,
   });
@@ -250,8 +251,10 @@ function report(all, uptimeBefore, uptimeAfter) {
   const kinds = (byKindStats) => {
     for (const [kind, s] of Object.entries(byKindStats)) console.log(row(`  … hover said: ${kind}`, s));
   };
-  const opened = (f) =>
-    `  opened at ${f.openedAtMs} ms, shown at ${f.shownAtMs ?? '–'} ms, figures at ${f.firstFiguresAtMs ?? '–'} ms, nothing pending from ${f.settledAtMs ?? 'never'} ms; load ${f.loadAverage.start.map((x) => x.toFixed(2)).join(' ')}`;
+  // The machine while the file was measured: load average at the open, the hypervisor's steal over it.
+  const machine = (f) =>
+    `load ${f.loadAverage.start.map((x) => x.toFixed(2)).join(' ')}; steal ${f.steal === undefined ? '–' : `${(f.steal * 100).toFixed(1)} %`}`;
+  const opened = (f) => `  opened at ${f.openedAtMs} ms, shown at ${f.shownAtMs ?? '–'} ms`;
   console.log(
     `${'hovers (ms)'.padEnd(56)} ${'n'.padStart(5)}${['p50', 'p95', 'p99', 'max'].map((h) => h.padStart(8)).join('')}`,
   );
@@ -261,7 +264,9 @@ function report(all, uptimeBefore, uptimeAfter) {
     console.log(row(`${f.file}: after 3 s until settled`, f.untilSettled));
     kinds(f.untilSettledByKind);
     console.log(row(`${f.file}: settled`, f.settled));
-    console.log(opened(f));
+    console.log(
+      `${opened(f)}, figures at ${f.firstFiguresAtMs ?? '–'} ms, nothing pending from ${f.settledAtMs ?? 'never'} ms; ${machine(f)}`,
+    );
     console.log(
       `  until settled: the host's longest block ${f.hostLongestBlockMs} ms; this extension's longest stretch ${f.ownLongestStretch.ms} ms (${f.ownLongestStretch.top.slice(0, 3).join(', ')})`,
     );
@@ -278,9 +283,7 @@ function report(all, uptimeBefore, uptimeAfter) {
     for (const f of floor.files) {
       console.log(row(`${f.file}: first 3 s`, f.firstSeconds));
       console.log(row(`${f.file}: settled`, f.settled));
-      console.log(
-        `  opened at ${f.openedAtMs} ms, shown at ${f.shownAtMs ?? '–'} ms; load ${f.loadAverage.start.map((x) => x.toFixed(2)).join(' ')}`,
-      );
+      console.log(`${opened(f)}; ${machine(f)}`);
     }
     console.log(row('floor: first 3 s', floor.firstSeconds));
     console.log(row('floor: every hover', floor.every));

@@ -10,6 +10,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { countingHover, pendingLines } from '../../../src/extension/surfaces/targetTable';
 import { HostProfile, longestStretch, type Stretch } from '../hostProfile';
+import { cpuTicks, stealShare } from '../../../bench/machine';
 
 const EXTENSION_ID = 'prompt-latency-lens.prompt-latency-lens';
 const EARLY_MS = 3000;
@@ -72,6 +73,8 @@ export interface ProbeResult {
   settledAtMs?: number;
   settled: HoverSample[];
   loadAverage: { start: number[]; end: number[] };
+  /** Share of the machine's CPU time the hypervisor took, from the open to the last hover (bench/machine.ts). */
+  steal?: number;
   /** From the open until settled: the extension host's longest block (event-loop delay, any code on the thread)… */
   hostLongestBlockMs: number;
   /** …and the longest run of CPU-profile samples inside Prompt Latency Lens's own code, with its heaviest functions. */
@@ -135,6 +138,7 @@ async function probe(file: string): Promise<ProbeResult> {
     );
   await sleep(2000);
   const start = loadavg();
+  const ticks = cpuTicks();
   const lag = monitorEventLoopDelay({ resolution: 5 });
   lag.enable();
   const profile = await HostProfile.start();
@@ -180,6 +184,7 @@ async function probe(file: string): Promise<ProbeResult> {
     );
   lag.disable();
   const settled = await hoverEvery(uri, position, t0, (s) => s.length >= SETTLED_HOVERS);
+  const steal = stealShare(ticks, cpuTicks());
   const firstFigures = [...early, ...pending, ...settled].find((s) => s.kind !== 'counting' && s.kind !== 'none');
   return {
     file,
@@ -193,6 +198,7 @@ async function probe(file: string): Promise<ProbeResult> {
     ...(settledAtMs !== undefined ? { settledAtMs } : {}),
     settled,
     loadAverage: { start, end: loadavg() },
+    ...(steal !== undefined ? { steal } : {}),
     hostLongestBlockMs: Math.round(lag.max / 1e6),
     ownLongestStretch,
   };
