@@ -19,7 +19,7 @@ import { buildStreamRequest } from '../src/core/bench/runner';
 import { distribution } from '../src/core/bench/stats';
 import { STREAM_WORKER_OPTIONS, StreamPool } from '../src/core/bench/streamPool';
 import { gcPauses, reportGcPauses } from './gcWatch';
-import { cpuTicks, formatSteal, loadAverage, stealShare } from './machine';
+import { cpuTicks, formatStalls, formatSteal, loadAverage, measureStalls, stealShare } from './machine';
 import type { ListeningMessage, WritesMessage } from './loadServer';
 import { performanceToMonotonic } from './monotonic';
 
@@ -88,6 +88,9 @@ const POOL_WORKERS = Number(process.env.CLIENT_BENCH_WORKERS ?? 2);
  * copied many MB: 3–5 pauses per round of 1,000 streams, the longest 10–15 ms (quiet machine, load
  * 1.4–1.9), and every arrival in one was stamped that late. With 1 MB: ~60 per round, the longest 4–5 ms.
  */
+/** How long each CPU's clock-reading thread runs in the stall probes before and after the rounds. */
+const STALL_PROBE_MS = 2000;
+
 const SERVER_V8_FLAGS = ['--max-semi-space-size=1'];
 
 function startServer(): Promise<{ child: ChildProcess; port: number }> {
@@ -144,6 +147,9 @@ function streamWorker(): Worker {
 }
 
 async function run(): Promise<void> {
+  // The floor under every timing below, measured while nothing else of the bench runs: how often
+  // the machine itself stops a thread for 5 ms or more.
+  const stallsBefore = await measureStalls(STALL_PROBE_MS);
   const servers = await Promise.all(Array.from({ length: SERVER_PROCESSES }, startServer));
   reportGcPauses();
   const gc = gcPauses();
@@ -301,6 +307,8 @@ async function run(): Promise<void> {
     gc.close();
     await pool.close();
   }
+  console.log(`  machine stalls before the bench: ${formatStalls(stallsBefore)}`);
+  console.log(`  machine stalls after it:         ${formatStalls(await measureStalls(STALL_PROBE_MS))}`);
 }
 
 /** This thread's performance.now() → CLOCK_MONOTONIC, the load server's clock. */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { formatSteal, parseProcStat, stealShare } from '../../../bench/machine';
+import { availableParallelism } from 'node:os';
+import { formatStalls, formatSteal, measureStalls, parseProcStat, stealShare } from '../../../bench/machine';
 
 describe('bench machine state', () => {
   // A 2-CPU guest's /proc/stat, shortened: the aggregate line, then one per CPU.
@@ -27,5 +28,14 @@ describe('bench machine state', () => {
     assert.equal(stealShare(undefined, one), undefined);
     assert.equal(stealShare(one, one), undefined);
     assert.equal(formatSteal(undefined), 'steal –');
+  });
+
+  it('measures stalls with one clock-reading thread per CPU and says what it saw', async () => {
+    const stalls = await measureStalls(100);
+    assert.equal(stalls.cpuSeconds, availableParallelism() * 0.1);
+    assert.ok(Number.isInteger(stalls.over5ms) && stalls.over5ms >= 0);
+    // Some gap is always longer than zero; none can be longer than the run plus its start.
+    assert.ok(stalls.longestMs > 0 && stalls.longestMs < 100 + 1000, String(stalls.longestMs));
+    assert.match(formatStalls(stalls), /^\d+ stalls? ≥ 5 ms in [\d.]+ CPU-seconds .*, the longest [\d.]+ ms; steal /);
   });
 });
