@@ -94,8 +94,12 @@ describe('calibration against the real engine', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** One `calibrate` run with the check prompt; asserts what must hold of every run and returns its profile. */
-  async function calibrateOnce(): Promise<{ profile: CalibrationFile; stdout: string }> {
+  /**
+   * One `calibrate` run with the check prompt; asserts what must hold of every run and returns its
+   * profile, or why calibrate refused to write one when its fit explained too little (R² < 0.8: on a
+   * host stealing CPU, TTFTs at one length spread 95 ms–1.3 s in one CI run).
+   */
+  async function calibrateOnce(): Promise<{ profile: CalibrationFile; stdout: string } | { refused: string }> {
     const out = join(dir, 'profile.json');
     const r = await cli([
       'calibrate',
@@ -113,6 +117,8 @@ describe('calibration against the real engine', () => {
       '--out',
       out,
     ]);
+    const refused = /the fit explains too little[^\n]*/.exec(r.stderr)?.[0];
+    if (r.code === 1 && refused) return { refused };
     assert.equal(r.code, 0, r.stderr);
     const loaded = parseCalibrationFile(readFileSync(out, 'utf8'), out);
     assert.ok(loaded.ok, JSON.stringify(loaded));
@@ -165,13 +171,16 @@ describe('calibration against the real engine', () => {
     // 1 of 6 runs (−16.8 % once in CI; a block bootstrap over 50 measured rounds put it at 17–20 %).
     // 20 requests a length bring that to about 5–12 %, and a second calibration, run only when the
     // first misses, must then hold the goal itself: a prediction that is really off misses twice.
-    let run = await calibrateOnce();
-    let misses = goalMisses(run.profile);
-    if (misses.length > 0) {
-      process.stderr.write(`      (first calibration missed: ${misses.join('; ')}; calibrating once more)\n`);
+    // A refusal for a noisy fit gets the same one second chance.
+    const first = await calibrateOnce();
+    const firstMisses = 'refused' in first ? [first.refused] : goalMisses(first.profile);
+    let run = first;
+    if (firstMisses.length > 0) {
+      process.stderr.write(`      (first calibration missed: ${firstMisses.join('; ')}; calibrating once more)\n`);
       run = await calibrateOnce();
-      misses = goalMisses(run.profile);
     }
+    assert.ok(!('refused' in run), 'refused' in run ? run.refused : '');
+    const misses = goalMisses(run.profile);
     profile = run.profile;
     const check = profile.check!;
     const measured = check.medianTtftMs!;
