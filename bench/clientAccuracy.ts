@@ -88,10 +88,10 @@ const POOL_WORKERS = Number(process.env.CLIENT_BENCH_WORKERS ?? 2);
  * copied many MB: 3–5 pauses per round of 1,000 streams, the longest 10–15 ms (quiet machine, load
  * 1.4–1.9), and every arrival in one was stamped that late. With 1 MB: ~60 per round, the longest 4–5 ms.
  */
+const SERVER_V8_FLAGS = ['--max-semi-space-size=1'];
+
 /** How long each CPU's clock-reading thread runs in the stall probes before and after the rounds. */
 const STALL_PROBE_MS = 2000;
-
-const SERVER_V8_FLAGS = ['--max-semi-space-size=1'];
 
 function startServer(): Promise<{ child: ChildProcess; port: number }> {
   const child = fork(join(__dirname, 'loadServer.js'), [], {
