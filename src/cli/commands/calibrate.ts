@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { benchMessages, messageTokenCounter } from '../../core/bench';
-import { MIN_R2 } from '../../core/calibrate/fit';
+import { MIN_R2, r2Text } from '../../core/calibrate/fit';
 import { measureCalibration } from '../../core/calibrate/measure';
 import { DEFAULT_FRACTIONS } from '../../core/calibrate/prefixes';
 import { buildCalibrationFile, calibrationFileText, type CalibrationFile } from '../../core/calibrate/profileFile';
@@ -144,7 +144,7 @@ export async function calibrateCommand(args: string[], io: CliIo): Promise<numbe
   io.out(values.json ? calibrationFileText(built.file) : report(built.file, poor ? undefined : out));
   if (poor)
     io.err(
-      `prompt-lens calibrate: the fit explains too little of the measured TTFT (R² ${built.file.fit.r2.toFixed(3)} < ${MIN_R2}); ${out} not written\n`,
+      `prompt-lens calibrate: the fit explains too little of the measured TTFT (R² ${built.file.fit.r2.toFixed(3)} at the medians < ${MIN_R2}); ${out} not written\n`,
     );
   return poor ? EXIT.findings : EXIT.ok;
 }
@@ -159,7 +159,7 @@ function report(file: CalibrationFile, written: string | undefined): string {
   ];
   const lines = [
     `Calibrated ${file.endpoint.name} (${file.endpoint.baseUrl}, model ${file.endpoint.model})${file.target ? ` for ${file.target}` : ''}`,
-    `TTFT ≈ ${terms.join(' + ')}   (${fit.model}; a ${fit.a.toFixed(2)}, b ${fit.b.toFixed(5)}${fit.c !== undefined ? `, c ${fit.c.toExponential(3)}` : ''}; R² ${fit.r2.toFixed(3)}, RMSE ${formatMs(fit.rmseMs)})`,
+    `TTFT ≈ ${terms.join(' + ')}   (${fit.model}; a ${fit.a.toFixed(2)}, b ${fit.b.toFixed(5)}${fit.c !== undefined ? `, c ${fit.c.toExponential(3)}` : ''}; ${r2Text(fit)}, RMSE ${formatMs(fit.rmseMs)})`,
     `  n = ${n}`,
     `TPOT ${formatMs(profile.tpotMs)} (median of ${file.tpotSamples})`,
     '',

@@ -13,8 +13,16 @@ export interface TtftFit {
   a: number;
   b: number;
   c?: number;
-  /** Share of the variance of all samples that the fit explains. */
+  /**
+   * Share of the variance of the lengths' median TTFTs that the fit explains: the medians are what
+   * it is fitted to and predicts, so this is the statistic a fit is accepted or refused on.
+   */
   r2: number;
+  /**
+   * Share of the variance of single requests' TTFTs that the fit explains: low when requests
+   * scatter (a shared host, a busy endpoint) however well the medians line up. Reported, not gated on.
+   */
+  r2Requests: number;
   /** Root-mean-square residual over all samples, ms. */
   rmseMs: number;
   model: 'linear' | 'quadratic';
@@ -22,7 +30,10 @@ export interface TtftFit {
   residuals: { tokens: number; medianMs: number; fitMs: number; residualMs: number; samples: number }[];
 }
 
-/** Below this R² a fit explains too little of TTFT's variation to replace the table's model. */
+/**
+ * Below this R² (at the medians) a fit explains too little of how TTFT grows with length to replace
+ * the table's model. Two lengths give a line through both medians (R² 1): only its slope is checked.
+ */
 export const MIN_R2 = 0.8;
 
 /**
@@ -51,19 +62,14 @@ export function fitTtft(lengths: readonly LengthSamples[]): TtftFit | undefined 
     if (curved && better) coef = quad;
   }
   const samples = measured.flatMap((l) => l.samples.map((y) => ({ x: l.tokens, y })));
-  const mean = samples.reduce((s, p) => s + p.y, 0) / samples.length;
-  let ssRes = 0;
-  let ssTot = 0;
-  for (const p of samples) {
-    ssRes += (p.y - polynomial(coef, p.x)) ** 2;
-    ssTot += (p.y - mean) ** 2;
-  }
+  const requests = explained(samples, coef);
   return {
     a: coef[0] ?? 0,
     b: coef[1] ?? 0,
     ...(coef.length === 3 ? { c: coef[2] ?? 0 } : {}),
-    r2: ssTot === 0 ? (ssRes === 0 ? 1 : 0) : 1 - ssRes / ssTot,
-    rmseMs: Math.sqrt(ssRes / samples.length),
+    r2: explained(points, coef).r2,
+    r2Requests: requests.r2,
+    rmseMs: Math.sqrt(requests.ssRes / samples.length),
     model: coef.length === 3 ? 'quadratic' : 'linear',
     residuals: measured.map((l, i) => {
       const fitMs = polynomial(coef, l.tokens);
@@ -76,6 +82,12 @@ export function fitTtft(lengths: readonly LengthSamples[]): TtftFit | undefined 
       };
     }),
   };
+}
+
+/** "R² 0.990 at the medians, 0.62 over single requests" (the second part absent from older profiles). */
+export function r2Text(fit: { r2: number; r2Requests?: number }): string {
+  const requests = fit.r2Requests !== undefined ? `, ${fit.r2Requests.toFixed(2)} over single requests` : '';
+  return `R² ${fit.r2.toFixed(3)} at the medians${requests}`;
 }
 
 /** The fit's TTFT at n tokens. */
@@ -120,6 +132,18 @@ type Point = { x: number; y: number };
 
 function polynomial(coef: readonly number[], x: number): number {
   return coef.reduce((sum, k, i) => sum + k * x ** i, 0);
+}
+
+/** R² of the fit over the points (1 − residual / total sum of squares), and the residual sum. */
+function explained(points: readonly Point[], coef: readonly number[]): { r2: number; ssRes: number } {
+  const mean = points.reduce((s, p) => s + p.y, 0) / points.length;
+  let ssRes = 0;
+  let ssTot = 0;
+  for (const p of points) {
+    ssRes += (p.y - polynomial(coef, p.x)) ** 2;
+    ssTot += (p.y - mean) ** 2;
+  }
+  return { r2: ssTot === 0 ? (ssRes === 0 ? 1 : 0) : 1 - ssRes / ssTot, ssRes };
 }
 
 function rms(points: readonly Point[], coef: readonly number[]): number {

@@ -46,7 +46,10 @@ export const calibrationFileSchema = z.strictObject({
     a: finite,
     b: finite,
     c: finite.optional(),
+    /** R² at the lengths' medians (before 2026-12-03: over single requests, as r2Requests is now). */
     r2: z.number().max(1),
+    /** Absent from profiles written before 2026-12-03. */
+    r2Requests: z.number().max(1).optional(),
     rmseMs: nonNegative,
   }),
   /** Per prompt length: its share of the prompt, both token counts, the median cold TTFT, the fit's residual. */
@@ -155,6 +158,7 @@ export function buildCalibrationFile(input: CalibrationInput): Built {
       b: fit.b,
       ...(fit.c !== undefined ? { c: fit.c } : {}),
       r2: fit.r2,
+      r2Requests: fit.r2Requests,
       rmseMs: fit.rmseMs,
     },
     lengths: lengths.map((l, i) => ({

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { showError, showInfo, showWarning } from '../notify';
 import { messageTokenCounter } from '../../core/bench/prediction';
-import { MIN_R2 } from '../../core/calibrate/fit';
+import { MIN_R2, r2Text } from '../../core/calibrate/fit';
 import { measureCalibration } from '../../core/calibrate/measure';
 import { DEFAULT_FRACTIONS } from '../../core/calibrate/prefixes';
 import { buildCalibrationFile, type CalibrationFile } from '../../core/calibrate/profileFile';
@@ -103,7 +103,7 @@ export async function calibrateEndpoint(
   if (built.file.fit.r2 < MIN_R2) {
     void showWarning(
       vscode.l10n.t(
-        'Prompt Latency Lens: calibration fit for {0} is poor — {1}, below R² {2}; not used.',
+        'Prompt Latency Lens: calibration fit for {0} is poor — {1}, below R² {2} at the medians; not used.',
         endpoint.name,
         summary,
         MIN_R2,
@@ -123,10 +123,13 @@ export async function calibrateEndpoint(
   return built.file;
 }
 
-/** "TTFT ≈ 12.0 ms + 0.350 ms/1k tok (n = endpoint tokens; R² 0.990, RMSE 3.1 ms), TPOT 4.0 ms". */
+/**
+ * "TTFT ≈ 12.0 ms + 0.350 ms/1k tok (n = endpoint tokens; R² 0.990 at the medians, 0.62 over single
+ * requests, RMSE 3.1 ms), TPOT 4.0 ms".
+ */
 export function calibrationSummary(file: CalibrationFile): string {
   const { fit, profile, tokens } = file;
   const quadratic = fit.c !== undefined ? ` + ${(fit.c * 1e6).toExponential(2)} ms/(1k tok)²` : '';
   const basis = tokens.basis === 'usage' ? 'endpoint tokens' : `${tokens.localTokenizer} tokens`;
-  return `TTFT ≈ ${fit.a.toFixed(1)} ms + ${(fit.b * 1000).toFixed(3)} ms/1k tok${quadratic} (n = ${basis}; R² ${fit.r2.toFixed(3)}, RMSE ${fit.rmseMs.toFixed(1)} ms), TPOT ${profile.tpotMs.toFixed(1)} ms`;
+  return `TTFT ≈ ${fit.a.toFixed(1)} ms + ${(fit.b * 1000).toFixed(3)} ms/1k tok${quadratic} (n = ${basis}; ${r2Text(fit)}, RMSE ${fit.rmseMs.toFixed(1)} ms), TPOT ${profile.tpotMs.toFixed(1)} ms`;
 }

@@ -56,7 +56,9 @@ export async function importCalibration(
       `${name} was measured on ${profile.profile.date}, more than ${CALIBRATION_MAX_AGE_DAYS} days ago; estimates would not use it: calibrate again`,
     );
   if (profile.fit.r2 < MIN_R2)
-    return fail(`${name}'s fit explains too little of the measured TTFT (R² ${profile.fit.r2.toFixed(3)} < ${MIN_R2})`);
+    return fail(
+      `${name}'s fit explains too little of the measured TTFT (R² ${profile.fit.r2.toFixed(3)} at the medians < ${MIN_R2})`,
+    );
   const id = targetId ?? profile.target ?? (await pickTarget(name));
   if (id === undefined) return undefined;
   let target: ResolvedTarget;

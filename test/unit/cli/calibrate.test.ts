@@ -61,10 +61,14 @@ describe('prompt-lens calibrate and estimate --calibration', () => {
     assert.ok(Math.abs(profile.fit.b - PER_TOKEN) < 1e-9, `slope ${profile.fit.b}`);
     assert.ok(Math.abs(profile.fit.a - BASE_MS) < 1e-6, `intercept ${profile.fit.a}`);
     assert.ok(profile.fit.r2 > 0.999999, `R² ${profile.fit.r2}`);
+    assert.ok(profile.fit.r2Requests! > 0.999999, `R² over requests ${profile.fit.r2Requests}`);
     assert.ok(Math.abs(profile.profile.tpotMs - 1) < 1e-9, `TPOT ${profile.profile.tpotMs}`);
     assert.ok(clock.readings > 0, 'the CLI read the shared clock');
     assert.equal(profile.lengths.length, 3);
-    assert.match(io.stdout, /TTFT ≈ .*\(linear; a [-\d.]+, b [\d.]+; R² [\d.]+, RMSE/);
+    assert.match(
+      io.stdout,
+      /TTFT ≈ .*\(linear; a [-\d.]+, b [\d.]+; R² [\d.]+ at the medians, [\d.]+ over single requests, RMSE/,
+    );
     assert.match(io.stdout, /25%\s+\d+\s+\d+\s+4\/4\s+[\d.]+ ms\s+[\d.]+ ms\s+[+-][\d.]+ ms/);
     assert.match(io.stdout, /Wrote \/profile\.json/);
   });
