@@ -137,7 +137,7 @@ export async function exportCalibration(
               ? vscode.l10n.t('{0}, {1} (stale)', stored.endpoint.name, stored.profile.date)
               : `${stored.endpoint.name}, ${stored.profile.date}`,
             detail: vscode.l10n.t(
-              'R² {0} · {1} · n = {2}',
+              'R² {0} at the medians · {1} · n = {2}',
               stored.fit.r2.toFixed(3),
               stored.fit.model,
               stored.tokens.basis === 'usage'
