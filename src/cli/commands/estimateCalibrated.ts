@@ -1,5 +1,6 @@
 import { correctionDetail, correctTotal } from '../../core/calibrate/tokenCorrection';
 import { calibratedLatency, type CalibratedLatency } from '../../core/calibrate/predict';
+import { r2Text } from '../../core/calibrate/fit';
 import {
   basisTokens,
   parseCalibrationFile,
@@ -166,7 +167,7 @@ async function inputTokens(
 
 function calibrationNotes(profile: CalibrationFile, input: InputTokens): string[] {
   const notes = [
-    `calibrated on ${profile.endpoint.name} (${profile.endpoint.model}) on ${profile.profile.date}: ${profile.fit.model} fit, R² ${profile.fit.r2.toFixed(3)}, n = ${profile.tokens.basis === 'usage' ? "the endpoint's reported prompt tokens" : `local ${profile.tokens.localTokenizer} tokens`}`,
+    `calibrated on ${profile.endpoint.name} (${profile.endpoint.model}) on ${profile.profile.date}: ${profile.fit.model} fit, ${r2Text(profile.fit)}, n = ${profile.tokens.basis === 'usage' ? "the endpoint's reported prompt tokens" : `local ${profile.tokens.localTokenizer} tokens`}`,
   ];
   const longest = Math.max(...profile.lengths.map((l) => l.tokens));
   if (input.tokens > longest)

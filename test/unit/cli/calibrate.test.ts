@@ -85,6 +85,7 @@ describe('prompt-lens calibrate and estimate --calibration', () => {
     assert.equal(json.target, null);
     assert.ok(Math.abs(json.coldTtftMs - profileTtftMs(profile.profile, 3000)) < 1e-9);
     assert.match(json.notes.join('\n'), /beyond the longest calibrated length/);
+    assert.match(json.notes.join('\n'), /linear fit, R² 1\.000 at the medians, 1\.00 over single requests, n = /);
     const text = memoryIo(files);
     assert.equal(await runCli(['estimate', 'p.prompt', '--calibration', '/profile.json'], text), 0, text.stderr);
     const requests = profile.lengths.reduce((n, l) => n + l.requests - l.failed, 0);
