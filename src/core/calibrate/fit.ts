@@ -84,10 +84,13 @@ export function fitTtft(lengths: readonly LengthSamples[]): TtftFit | undefined 
   };
 }
 
-/** "R² 0.990 at the medians, 0.62 over single requests" (the second part absent from older profiles). */
+/**
+ * "R² 0.990 at the medians, 0.62 over single requests". A profile without `r2Requests` was written
+ * before 2026-12-03, when its one R² was over single requests: it is labelled so.
+ */
 export function r2Text(fit: { r2: number; r2Requests?: number }): string {
-  const requests = fit.r2Requests !== undefined ? `, ${fit.r2Requests.toFixed(2)} over single requests` : '';
-  return `R² ${fit.r2.toFixed(3)} at the medians${requests}`;
+  if (fit.r2Requests === undefined) return `R² ${fit.r2.toFixed(3)} over single requests`;
+  return `R² ${fit.r2.toFixed(3)} at the medians, ${fit.r2Requests.toFixed(2)} over single requests`;
 }
 
 /** The fit's TTFT at n tokens. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { showError, showInfo } from '../notify';
-import { MIN_R2 } from '../../core/calibrate/fit';
+import { MIN_R2, r2Text } from '../../core/calibrate/fit';
 import { calibrationFileText, parseCalibrationFile, type CalibrationFile } from '../../core/calibrate/profileFile';
 import { namesTarget, parseTargetId, resolveTarget, targetTokenizer, type ResolvedTarget } from '../../core/estimate';
 import { readSettings } from '../settings';
@@ -57,7 +57,7 @@ export async function importCalibration(
     );
   if (profile.fit.r2 < MIN_R2)
     return fail(
-      `${name}'s fit explains too little of the measured TTFT (R² ${profile.fit.r2.toFixed(3)} at the medians < ${MIN_R2})`,
+      `${name}'s fit explains too little of the measured TTFT (${r2Text(profile.fit)}; the first must be at least ${MIN_R2})`,
     );
   const id = targetId ?? profile.target ?? (await pickTarget(name));
   if (id === undefined) return undefined;
@@ -137,8 +137,8 @@ export async function exportCalibration(
               ? vscode.l10n.t('{0}, {1} (stale)', stored.endpoint.name, stored.profile.date)
               : `${stored.endpoint.name}, ${stored.profile.date}`,
             detail: vscode.l10n.t(
-              'R² {0} at the medians · {1} · n = {2}',
-              stored.fit.r2.toFixed(3),
+              '{0} · {1} · n = {2}',
+              r2Text(stored.fit),
               stored.fit.model,
               stored.tokens.basis === 'usage'
                 ? vscode.l10n.t('endpoint tokens')

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { fitTtft, fitTtftAt, leastSquares, MIN_R2, toProfile } from '../../../../src/core/calibrate/fit';
+import { fitTtft, fitTtftAt, leastSquares, MIN_R2, r2Text, toProfile } from '../../../../src/core/calibrate/fit';
 import { promptPrefix } from '../../../../src/core/calibrate/prefixes';
 
 const at = (lengths: number[], ttft: (n: number) => number, noise: number[] = [0]) =>
@@ -61,6 +61,11 @@ describe('calibration fit', () => {
     const fit = fitTtft(at([1000, 2000, 3000], (n) => (n === 2000 ? 400 : 100), [-5, 0, 5]))!;
     assert.equal(fit.model, 'linear');
     assert.ok(fit.r2 < MIN_R2, `r2 ${fit.r2}`);
+  });
+
+  it('labels both R²s; a profile from before 2026-12-03 has one, over single requests', () => {
+    assert.equal(r2Text({ r2: 0.99861, r2Requests: 0.4213 }), 'R² 0.999 at the medians, 0.42 over single requests');
+    assert.equal(r2Text({ r2: 0.912 }), 'R² 0.912 over single requests');
   });
 
   it('needs two distinct lengths', () => {
