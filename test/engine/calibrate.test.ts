@@ -189,7 +189,7 @@ describe('calibration against the real engine', () => {
     const measured = check.medianTtftMs!;
     const error = (predicted: number) => predicted / measured - 1;
     process.stderr.write(
-      `      (${profile.fit.model} fit a ${profile.fit.a.toFixed(1)} ms, b ${profile.fit.b.toFixed(4)} ms/token, R² ${profile.fit.r2.toFixed(3)} at the medians, ${profile.fit.r2Requests?.toFixed(3)} over requests; residuals ${profile.lengths.map((l) => `${l.residualMs.toFixed(1)} ms`).join(', ')}; ` +
+      `      (${profile.fit.model} fit a ${profile.fit.a.toFixed(1)} ms, b ${profile.fit.b.toFixed(4)} ms/token, R² ${profile.fit.r2.toFixed(3)} at the medians, ${profile.fit.r2Requests?.toFixed(3)} over requests; residuals ${profile.lengths.map((l) => `${l.residualMs.toFixed(1)} ms (p10–p90 ${l.p10TtftMs?.toFixed(0)}–${l.p90TtftMs?.toFixed(0)})`).join(', ')}; ` +
         `2× prompt, ${check.tokens} tokens: measured median ${measured.toFixed(1)} ms, predicted ${check.predictedTtftMs.toFixed(1)} ms (${(error(check.predictedTtftMs) * 100).toFixed(1)}%) from its tokens, ` +
         `${check.predictedFromLocalMs.toFixed(1)} ms (${(error(check.predictedFromLocalMs) * 100).toFixed(1)}%) from its llama3 count via the map (${check.mappedTokens} tokens))\n`,
     );

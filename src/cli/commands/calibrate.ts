@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { benchMessages, messageTokenCounter } from '../../core/bench';
-import { MIN_R2, r2Text } from '../../core/calibrate/fit';
+import { MIN_R2, r2Text, type TtftFit } from '../../core/calibrate/fit';
 import { measureCalibration } from '../../core/calibrate/measure';
 import { DEFAULT_FRACTIONS } from '../../core/calibrate/prefixes';
 import { buildCalibrationFile, calibrationFileText, type CalibrationFile } from '../../core/calibrate/profileFile';
@@ -141,7 +141,7 @@ export async function calibrateCommand(args: string[], io: CliIo): Promise<numbe
       throw new UsageError(`cannot write ${out}: ${describeFsError(error)}`);
     }
   }
-  io.out(values.json ? calibrationFileText(built.file) : report(built.file, poor ? undefined : out));
+  io.out(values.json ? calibrationFileText(built.file) : report(built.file, built.fit, poor ? undefined : out));
   if (poor)
     io.err(
       `prompt-lens calibrate: the fit explains too little of the measured TTFT (R² ${built.file.fit.r2.toFixed(3)} at the medians < ${MIN_R2}); ${out} not written\n`,
@@ -149,8 +149,8 @@ export async function calibrateCommand(args: string[], io: CliIo): Promise<numbe
   return poor ? EXIT.findings : EXIT.ok;
 }
 
-function report(file: CalibrationFile, written: string | undefined): string {
-  const { fit, tokens, profile } = file;
+function report(file: CalibrationFile, fit: TtftFit, written: string | undefined): string {
+  const { tokens, profile } = file;
   const n = tokens.basis === 'usage' ? "the endpoint's prompt tokens (usage)" : `local ${tokens.localTokenizer} tokens`;
   const terms = [
     `${fit.a.toFixed(1)} ms`,
@@ -163,10 +163,10 @@ function report(file: CalibrationFile, written: string | undefined): string {
     `  n = ${n}`,
     `TPOT ${formatMs(profile.tpotMs)} (median of ${file.tpotSamples})`,
     '',
-    '  share   local tok   n tok   ok/sent   median TTFT   fit        residual',
+    '  share   local tok   n tok   ok/sent   median TTFT   p10–p90 TTFT      fit        residual',
     ...file.lengths.map(
-      (l) =>
-        `  ${pad(`${Math.round(l.fraction * 100)}%`, 6)}  ${pad(String(l.localTokens), 9)}   ${pad(String(l.tokens), 5)}   ${pad(`${l.requests - l.failed}/${l.requests}`, 7)}   ${pad(formatMs(l.medianTtftMs), 11)}   ${pad(formatMs(l.fitTtftMs), 9)}  ${signed(l.residualMs)} ms (${signed((l.residualMs / l.fitTtftMs) * 100)}%)`,
+      (l, i) =>
+        `  ${pad(`${Math.round(l.fraction * 100)}%`, 6)}  ${pad(String(l.localTokens), 9)}   ${pad(String(l.tokens), 5)}   ${pad(`${l.requests - l.failed}/${l.requests}`, 7)}   ${pad(formatMs(l.medianTtftMs), 11)}   ${pad(spread(fit.residuals[i]!), 15)}   ${pad(formatMs(l.fitTtftMs), 9)}  ${signed(l.residualMs)} ms (${signed((l.residualMs / l.fitTtftMs) * 100)}%)`,
     ),
   ];
   if (tokens.basis === 'usage')
@@ -192,4 +192,10 @@ function report(file: CalibrationFile, written: string | undefined): string {
 }
 
 const pad = (s: string, width: number) => s.padStart(width);
+/** "340–666 ms", "0.9 s–1.3 s": the middle 80 % of a length's TTFTs. */
+function spread(r: TtftFit['residuals'][number]): string {
+  const [low, high] = [formatMs(r.p10Ms), formatMs(r.p90Ms)];
+  const [value, unit] = low.split(' ');
+  return unit === high.split(' ')[1] ? `${value}–${high}` : `${low}–${high}`;
+}
 const signed = (v: number) => `${v >= 0 ? '+' : ''}${v.toFixed(1)}`;

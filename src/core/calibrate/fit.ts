@@ -26,8 +26,19 @@ export interface TtftFit {
   /** Root-mean-square residual over all samples, ms. */
   rmseMs: number;
   model: 'linear' | 'quadratic';
-  /** Per length: the median TTFT, the fit's value there, and median − fit. */
-  residuals: { tokens: number; medianMs: number; fitMs: number; residualMs: number; samples: number }[];
+  /**
+   * Per length: the median TTFT, the middle 80 % of its requests' TTFTs (p10–p90: how far one request
+   * strays), the fit's value there, and median − fit.
+   */
+  residuals: {
+    tokens: number;
+    medianMs: number;
+    p10Ms: number;
+    p90Ms: number;
+    fitMs: number;
+    residualMs: number;
+    samples: number;
+  }[];
 }
 
 /**
@@ -73,9 +84,12 @@ export function fitTtft(lengths: readonly LengthSamples[]): TtftFit | undefined 
     model: coef.length === 3 ? 'quadratic' : 'linear',
     residuals: measured.map((l, i) => {
       const fitMs = polynomial(coef, l.tokens);
+      const sorted = [...l.samples].sort((x, y) => x - y);
       return {
         tokens: l.tokens,
         medianMs: points[i]!.y,
+        p10Ms: percentile(sorted, 10),
+        p90Ms: percentile(sorted, 90),
         fitMs,
         residualMs: points[i]!.y - fitMs,
         samples: l.samples.length,

@@ -52,7 +52,10 @@ export const calibrationFileSchema = z.strictObject({
     r2Requests: z.number().max(1).optional(),
     rmseMs: nonNegative,
   }),
-  /** Per prompt length: its share of the prompt, both token counts, the median cold TTFT, the fit's residual. */
+  /**
+   * Per prompt length: its share of the prompt, both token counts, the median cold TTFT and its spread, the fit's
+   * residual.
+   */
   lengths: z
     .array(
       z.strictObject({
@@ -62,6 +65,9 @@ export const calibrationFileSchema = z.strictObject({
         requests: z.number().int().nonnegative(),
         failed: z.number().int().nonnegative(),
         medianTtftMs: nonNegative,
+        /** The middle 80 % of its requests' TTFTs; absent from profiles written before 2026-12-03. */
+        p10TtftMs: nonNegative.optional(),
+        p90TtftMs: nonNegative.optional(),
         fitTtftMs: finite,
         residualMs: finite,
       }),
@@ -168,6 +174,8 @@ export function buildCalibrationFile(input: CalibrationInput): Built {
       requests: l.requests,
       failed: l.failed,
       medianTtftMs: fit.residuals[i]!.medianMs,
+      p10TtftMs: fit.residuals[i]!.p10Ms,
+      p90TtftMs: fit.residuals[i]!.p90Ms,
       fitTtftMs: fit.residuals[i]!.fitMs,
       residualMs: fit.residuals[i]!.residualMs,
     })),

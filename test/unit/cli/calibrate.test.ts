@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { runCli } from '../../../src/cli/main';
 import { profileTtftMs } from '../../../src/core/calibrate/predict';
+import { formatMs } from '../../../src/core/format';
 import { basisTokens, parseCalibrationFile, type CalibrationFile } from '../../../src/core/calibrate/profileFile';
 import { startSimulator, type RunningSimulator } from '../../../src/core/sim/server';
 import { lockstepClock } from '../helpers/lockstepClock';
@@ -69,7 +70,13 @@ describe('prompt-lens calibrate and estimate --calibration', () => {
       io.stdout,
       /TTFT ≈ .*\(linear; a [-\d.]+, b [\d.]+; R² [\d.]+ at the medians, [\d.]+ over single requests, RMSE/,
     );
-    assert.match(io.stdout, /25%\s+\d+\s+\d+\s+4\/4\s+[\d.]+ ms\s+[\d.]+ ms\s+[+-][\d.]+ ms/);
+    // On virtual time the four requests of a length take the same time: the spread is the median, twice.
+    const rows = profile.lengths.map((l) => {
+      const ms = formatMs(l.medianTtftMs);
+      return `${ms}   ${`${ms.split(' ')[0]}–${ms}`.padStart(15)}   `;
+    });
+    for (const row of rows) assert.ok(io.stdout.includes(row), `${row} in\n${io.stdout}`);
+    assert.match(io.stdout, /25%\s+\d+\s+\d+\s+4\/4\s+[\d.]+ ms\s+[\d.]+–[\d.]+ ms\s+[\d.]+ ms\s+[+-][\d.]+ ms/);
     assert.match(io.stdout, /Wrote \/profile\.json/);
   });
 

@@ -102,11 +102,12 @@ describe('calibration fit: statistics by hand', () => {
     assert.ok(Math.abs(fit.r2Requests - (1 - 4 / 154)) < 1e-9, String(fit.r2Requests));
     // The line passes through both medians (10 and 20): nothing of their variance is left.
     assert.equal(fit.r2, 1);
+    // p10/p90 interpolate between the sorted samples: 9 + 0.2 × (10 − 9) and 10 + 0.8 × (11 − 10).
     assert.deepEqual(
-      fit.residuals.map((r) => [r.tokens, r.medianMs, r.samples]),
+      fit.residuals.map((r) => [r.tokens, r.medianMs, r.p10Ms, r.p90Ms, r.samples]),
       [
-        [0, 10, 3],
-        [10, 20, 3],
+        [0, 10, 9.2, 10.8, 3],
+        [10, 20, 19.2, 20.8, 3],
       ],
     );
     assert.equal(fitTtftAt(fit, 30), fit.a + 30 * fit.b);
