@@ -25,6 +25,13 @@ export interface TtftFit {
   r2Requests: number;
   /** Root-mean-square residual over all samples, ms. */
   rmseMs: number;
+  /** The fit's TTFT at the longest length less at the shortest, ms. */
+  riseMs: number;
+  /**
+   * Three standard errors of that difference, from the spread of the two lengths' samples: a rise
+   * below it is not told apart from noise (a length with one sample has no spread to go by: 0).
+   */
+  riseNoiseMs: number;
   model: 'linear' | 'quadratic';
   /**
    * Per length: the median TTFT, the middle 80 % of its requests' TTFTs (p10–p90: how far one request
@@ -43,7 +50,7 @@ export interface TtftFit {
 
 /**
  * Below this R² (at the medians) a fit explains too little of how TTFT grows with length to replace
- * the table's model. Two lengths give a line through both medians (R² 1): only its slope is checked.
+ * the table's model. Two lengths give a line through both medians (R² 1): only its rise is checked.
  */
 export const MIN_R2 = 0.8;
 
@@ -74,6 +81,8 @@ export function fitTtft(lengths: readonly LengthSamples[]): TtftFit | undefined 
   }
   const samples = measured.flatMap((l) => l.samples.map((y) => ({ x: l.tokens, y })));
   const requests = explained(samples, coef);
+  const byLength = [...measured].sort((p, q) => p.tokens - q.tokens);
+  const [shortest, longest] = [byLength[0]!, byLength[byLength.length - 1]!];
   return {
     a: coef[0] ?? 0,
     b: coef[1] ?? 0,
@@ -81,6 +90,8 @@ export function fitTtft(lengths: readonly LengthSamples[]): TtftFit | undefined 
     r2: explained(points, coef).r2,
     r2Requests: requests.r2,
     rmseMs: Math.sqrt(requests.ssRes / samples.length),
+    riseMs: polynomial(coef, longest.tokens) - polynomial(coef, shortest.tokens),
+    riseNoiseMs: 3 * Math.hypot(standardErrorOfMedian(shortest.samples), standardErrorOfMedian(longest.samples)),
     model: coef.length === 3 ? 'quadratic' : 'linear',
     residuals: measured.map((l, i) => {
       const fitMs = polynomial(coef, l.tokens);

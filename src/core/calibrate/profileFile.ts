@@ -144,6 +144,11 @@ export function buildCalibrationFile(input: CalibrationInput): Built {
       ok: false,
       error: `TTFT did not grow with prompt length (slope ${fit.b.toFixed(4)} ms per token): the measurement is dominated by something else`,
     };
+  if (fit.riseMs <= fit.riseNoiseMs)
+    return {
+      ok: false,
+      error: `TTFT rose ${fit.riseMs.toFixed(1)} ms from the shortest length to the longest, within the noise of their medians (three standard errors: ${fit.riseNoiseMs.toFixed(1)} ms): measure more requests a length, or a longer prompt`,
+    };
   if (input.tpotMs.length === 0)
     return { ok: false, error: 'no request produced two or more output tokens, so TPOT is unknown' };
   const tpot = median(input.tpotMs);

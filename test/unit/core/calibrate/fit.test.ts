@@ -53,6 +53,7 @@ describe('calibration fit', () => {
     )!;
     assert.ok(fit.r2Requests < MIN_R2, `R² over requests ${fit.r2Requests}`);
     assert.ok(fit.r2 >= MIN_R2, `R² at the medians ${fit.r2}`);
+    assert.ok(fit.riseMs > fit.riseNoiseMs, `rise ${fit.riseMs} ms, noise ${fit.riseNoiseMs} ms`);
     assert.ok(Math.abs(fitTtftAt(fit, 2000) / law(2000) - 1) < 0.01, JSON.stringify(fit));
   });
 
@@ -102,6 +103,9 @@ describe('calibration fit: statistics by hand', () => {
     assert.ok(Math.abs(fit.r2Requests - (1 - 4 / 154)) < 1e-9, String(fit.r2Requests));
     // The line passes through both medians (10 and 20): nothing of their variance is left.
     assert.equal(fit.r2, 1);
+    // A rise of 10 ms; each median's standard error 1.2533 × 1.4826 × 1 / √3 (median absolute deviation 1).
+    assert.ok(Math.abs(fit.riseMs - 10) < 1e-9, String(fit.riseMs));
+    assert.ok(Math.abs(fit.riseNoiseMs - 3 * Math.SQRT2 * ((1.2533 * 1.4826) / Math.sqrt(3))) < 1e-9);
     // p10/p90 interpolate between the sorted samples: 9 + 0.2 × (10 − 9) and 10 + 0.8 × (11 − 10).
     assert.deepEqual(
       fit.residuals.map((r) => [r.tokens, r.medianMs, r.p10Ms, r.p90Ms, r.samples]),

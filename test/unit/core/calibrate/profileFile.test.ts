@@ -172,6 +172,29 @@ describe('calibration profile file: the values it records', () => {
     );
   });
 
+  it('refuses a rise of TTFT that the noise of the medians could make, giving both', () => {
+    // An endpoint whose TTFT does not depend on these lengths: ±100 ms of scatter, medians 400 and 410 ms.
+    // Each median's standard error 1.2533 × 1.4826 × 50 / √5 = 41.55 ms (median absolute deviation 50);
+    // three standard errors of the difference: 3 × √2 × 41.55 = 176.3 ms.
+    const noisy = (fraction: number, local: number, base: number): LengthRecord => ({
+      ...length(fraction, local, false),
+      ttftMs: [-100, 0, 100, -50, 50].map((e) => base + e),
+      requests: 5,
+    });
+    const built = buildCalibrationFile(input([noisy(0.5, 200, 400), noisy(1, 400, 410)]));
+    assert.deepEqual(built, {
+      ok: false,
+      error:
+        'TTFT rose 10.0 ms from the shortest length to the longest, within the noise of their medians (three standard errors: 176.3 ms): measure more requests a length, or a longer prompt',
+    });
+    // The same rise with a twentieth of the scatter is beyond the noise (8.8 ms): the profile is written.
+    const quiet = (fraction: number, local: number, base: number): LengthRecord => ({
+      ...noisy(fraction, local, base),
+      ttftMs: [-5, 0, 5, -2.5, 2.5].map((e) => base + e),
+    });
+    assert.ok(buildCalibrationFile(input([quiet(0.5, 200, 400), quiet(1, 400, 410)])).ok);
+  });
+
   it('names its target only when it has one, and the n² coefficient only for a quadratic fit', () => {
     const built = buildCalibrationFile(linear);
     assert.ok(built.ok);
