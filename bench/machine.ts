@@ -3,8 +3,8 @@
 // On a shared VM that time is invisible to the guest's scheduler (a thread counts as running while
 // stolen) and lands in whatever is being timed. On this project's 2-core VMs it was 1–46 % over
 // rounds of the same client bench an hour apart, while threads that never sleep saw 0–4 % just
-// before and after in most probes: most of it comes as CPUs wake from idle, as a benchmark's threads do all the
-// time (docs/benchmark.md).
+// before and after in most probes: most of it comes as CPUs wake from idle, as a benchmark's
+// threads do all the time (docs/benchmark.md).
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';

@@ -64,9 +64,10 @@ export const MIN_R2 = 0.8;
  */
 export function fitTtft(lengths: readonly LengthSamples[]): TtftFit | undefined {
   const measured = lengths
-    .map((l) => ({ tokens: l.tokens, samples: l.ttftMs.filter(Number.isFinite) }))
+    // Sorted once: the median, p10 and p90 read them.
+    .map((l) => ({ tokens: l.tokens, samples: l.ttftMs.filter(Number.isFinite).sort((x, y) => x - y) }))
     .filter((l) => Number.isFinite(l.tokens) && l.samples.length > 0);
-  const points = measured.map((l) => ({ x: l.tokens, y: median(l.samples) }));
+  const points = measured.map((l) => ({ x: l.tokens, y: percentile(l.samples, 50) }));
   if (new Set(points.map((p) => p.x)).size < 2) return undefined;
   const linear = leastSquares(points, 1);
   if (!linear) return undefined;
@@ -95,12 +96,11 @@ export function fitTtft(lengths: readonly LengthSamples[]): TtftFit | undefined 
     model: coef.length === 3 ? 'quadratic' : 'linear',
     residuals: measured.map((l, i) => {
       const fitMs = polynomial(coef, l.tokens);
-      const sorted = [...l.samples].sort((x, y) => x - y);
       return {
         tokens: l.tokens,
         medianMs: points[i]!.y,
-        p10Ms: percentile(sorted, 10),
-        p90Ms: percentile(sorted, 90),
+        p10Ms: percentile(l.samples, 10),
+        p90Ms: percentile(l.samples, 90),
         fitMs,
         residualMs: points[i]!.y - fitMs,
         samples: l.samples.length,
