@@ -34,20 +34,25 @@ export interface CountInput {
 interface Entry {
   version: number;
   count: PromptCount;
-  /** Kept while the document is one message equal to its whole text (a plain prompt). */
+  /** Kept while the document is one message equal to its whole text (a plain prompt): the edits move it. */
   whole?: IncrementalCounter;
-  /** Per message index, for long messages (retrieved context): an edit re-counts a few chunks. */
-  long: Map<number, IncrementalCounter>;
+  /**
+   * Counters of the long texts the count asked for, in the order it asked: messages (retrieved context), and
+   * the runs a chat template renders around them (Llama 3's `\n\n` + the message before `<|eot_id|>`). The
+   * next version's n-th long text moves the n-th counter to it, re-tokenising only the chunks that changed.
+   */
+  long: IncrementalCounter[];
 }
 
-/** Messages at least this long keep their own incremental counter; shorter ones use the memo. */
-const LONG_MESSAGE_CHARS = 32_768;
+/** Texts at least this long keep their own incremental counter; shorter ones use the memo. */
+const LONG_TEXT_CHARS = 32_768;
 
 /**
  * Counts for open documents, cached per version. An edit to a plain prompt re-tokenises only the
- * chunks it touches (IncrementalCounter), as does an edit inside a long message; other messages are
- * re-tokenised only when their rendered text changed (CountMemo). A new large text is tokenised in
- * slices that yield to the event loop. Loads tokenizers on first use.
+ * chunks it touches (IncrementalCounter), as does an edit inside a long message or inside the run a
+ * chat template rendered around it; other messages are re-tokenised only when their rendered text
+ * changed (CountMemo). A new large text is tokenised in slices that yield to the event loop. Loads
+ * tokenizers on first use.
  */
 export class PromptCounter {
   private readonly entries = new Map<string, Entry>();
@@ -78,44 +83,45 @@ export class PromptCounter {
       );
     const tokenizer = getTokenizer(this.options.tokenizer ?? tokenizerFor(parsed.settings.model));
     const model = input.model ?? parsed.settings.model;
-    if (isWholeText(parsed, text))
-      return this.store(
-        key,
-        version,
-        parsed,
-        model,
-        tokenizer,
-        text,
-        reuse(previous, tokenizer, text, edits) ?? (await IncrementalCounter.create(tokenizer, text, sliceMs)),
-        new Map(),
-      );
-    const long = new Map<number, IncrementalCounter>();
-    for (const [i, m] of parsed.messages.entries()) {
-      if (m.rendered.length >= LONG_MESSAGE_CHARS)
-        long.set(
-          i,
-          updated(previous, i, tokenizer, m.rendered) ??
-            (await IncrementalCounter.create(tokenizer, m.rendered, sliceMs)),
-        );
-      else await this.memoFor(tokenizer).countAsync(m.rendered, sliceMs);
-    }
-    return this.store(key, version, parsed, model, tokenizer, text, undefined, long);
-  }
-
-  private store(
-    key: string,
-    version: number,
-    parsed: ParsedPrompt,
-    model: string | undefined,
-    tokenizer: Tokenizer,
-    text: string,
-    whole: IncrementalCounter | undefined,
-    long: Map<number, IncrementalCounter>,
-  ): PromptCount {
+    const whole = isWholeText(parsed, text)
+      ? (reuse(previous, tokenizer, text, edits) ?? (await IncrementalCounter.create(tokenizer, text, sliceMs)))
+      : undefined;
     const memo = this.memoFor(tokenizer);
-    const byText = new Map([...long.values()].map((c) => [c.currentText, c.count]));
-    if (whole) byText.set(text, whole.count);
-    const count = countPrompt(parsed, tokenizer, { count: (t: string) => byText.get(t) ?? memo.count(t) }, model);
+    const counters = new Map<string, IncrementalCounter>(whole ? [[text, whole]] : []);
+    const long: IncrementalCounter[] = [];
+    // The n-th long text asked for takes the previous version's n-th counter, moved to it.
+    const move = (asked: string): IncrementalCounter | undefined => {
+      const moved = previous?.long[long.length];
+      if (moved?.tokenizer !== tokenizer) return undefined;
+      moved.updateTo(asked);
+      long.push(moved);
+      counters.set(asked, moved);
+      return moved;
+    };
+    let unmoved = false;
+    let count = countPrompt(
+      parsed,
+      tokenizer,
+      {
+        count: (t) => {
+          if (t.length < LONG_TEXT_CHARS) return memo.count(t);
+          const counter = counters.get(t) ?? (unmoved ? undefined : move(t));
+          unmoved ||= !counter;
+          return counter?.count ?? 0;
+        },
+      },
+      model,
+    );
+    if (unmoved) {
+      // A long text with no counter to move (a first count, a new long message): counted in slices, then all again.
+      for (const asked of longTextsAsked(parsed, tokenizer, model)) {
+        if (counters.has(asked) || move(asked)) continue;
+        const created = await IncrementalCounter.create(tokenizer, asked, sliceMs);
+        long.push(created);
+        counters.set(asked, created);
+      }
+      count = countPrompt(parsed, tokenizer, { count: (t) => counters.get(t)?.count ?? memo.count(t) }, model);
+    }
     const latest = this.entries.get(key);
     if (!latest || latest.version <= version)
       this.entries.set(key, { version, count, long, ...(whole ? { whole } : {}) });
@@ -149,17 +155,24 @@ function reuse(
   return counter.hasText(text) ? counter : undefined;
 }
 
-/** The previous long-message counter at this index, moved to the message's new text. */
-function updated(
-  previous: Entry | undefined,
-  index: number,
-  tokenizer: Tokenizer,
-  text: string,
-): IncrementalCounter | undefined {
-  const counter = previous?.long.get(index);
-  if (!counter || counter.tokenizer !== tokenizer) return undefined;
-  counter.updateTo(text);
-  return counter;
+/**
+ * The texts of at least LONG_TEXT_CHARS that countPrompt will ask its counter for, in order and once each: a
+ * rehearsal with a counter that only records, so the new ones can be counted in slices first.
+ */
+function longTextsAsked(parsed: ParsedPrompt, tokenizer: Tokenizer, model: string | undefined): Set<string> {
+  const asked = new Set<string>();
+  countPrompt(
+    parsed,
+    tokenizer,
+    {
+      count: (t) => {
+        if (t.length >= LONG_TEXT_CHARS) asked.add(t);
+        return 0;
+      },
+    },
+    model,
+  );
+  return asked;
 }
 
 /** A plain prompt without role markers (or an unreadable file): its one message is the document text itself. */
