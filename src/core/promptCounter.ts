@@ -34,7 +34,10 @@ export interface CountInput {
 interface Entry {
   version: number;
   count: PromptCount;
-  /** Kept while the document is one message equal to its whole text (a plain prompt): the edits move it. */
+  /**
+   * Kept while the document is one message equal to its whole text (a plain prompt): the edits themselves move it,
+   * so edits far apart (several cursors) re-count their own chunks, not everything between them as a diff would.
+   */
   whole?: IncrementalCounter;
   /**
    * Counters of the long texts the count asked for, in the order it asked: messages (retrieved context), and
