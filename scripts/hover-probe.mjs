@@ -52,6 +52,8 @@ const isFloor = (file) => file.endsWith('.floor.txt');
 // profiles of the extension host (by the probe) and of the workbench (here) beside each session's result.
 const FILES = process.env.PROMPT_LENS_PROBE_FILES?.split(',') ?? [...ALL_FILES, ...Object.keys(FLOOR_FILES)];
 const TRACE = process.env.PROMPT_LENS_PROBE_TRACE === '1';
+// PROMPT_LENS_PROBE_SETTINGS='{"promptLens.codeLens.enabled":false}': user settings for every session (A/B while investigating).
+const SETTINGS = JSON.parse(process.env.PROMPT_LENS_PROBE_SETTINGS ?? '{}');
 
 async function buildProbe() {
   await esbuild.build({
@@ -170,6 +172,7 @@ async function probeSession(browser, { runDir, extensionsDir, folder, file }) {
     extensionsDir,
     folder,
     log: 'ignore',
+    settings: SETTINGS,
     env: {
       PROMPT_LENS_PROBE_FILE: file,
       PROMPT_LENS_PROBE_RESULT: result,
