@@ -6,6 +6,7 @@ import {
   type FrontMatterProfile,
   type WorkloadProfile,
 } from '../compare';
+import { benchMessages, type BenchMessages } from '../bench/benchPrompt';
 import { countPrompt, promptTokenCounter, type PromptCount } from '../count';
 import { countKey } from '../countKey';
 import type { TokenCorrection } from '../calibrate/tokenCorrection';
@@ -31,10 +32,11 @@ import type { FindingSettings } from '../findings/settings';
 import { findingTarget, type FindingTarget } from '../findings/targets';
 import type { Finding } from '../findings/types';
 import { parsePrompt } from '../prompt/parse';
+import { promptOutline, type PromptOutline } from '../prompt/outline';
 import type { ParsedPrompt, ParseOptions } from '../prompt/types';
 import { isInstructionFormat, type PromptFormat } from '../prompt/formats';
 import { PromptCounter } from '../promptCounter';
-import type { TextEdit } from '../tokenize/incremental';
+import { applyEdits, type TextEdit } from '../tokenize/incremental';
 import { getTokenizer } from '../tokenize/registry';
 import type { TokenizerId } from '../tokenize/types';
 import { unpackSources, type PackedSources } from './batches';
@@ -79,9 +81,25 @@ export interface CountRequest {
   edits: readonly TextEdit[];
 }
 
+/**
+ * A count request with the edits alone, for a document whose previous version the worker was sent (as text or as
+ * edits): a keystroke in a megabyte no longer copies the megabyte from the extension host to the worker.
+ */
+export interface EditRequest extends Omit<CountRequest, 'text'> {
+  /** The text's length after the edits, in UTF-16 units: they must land on the text the host edited. */
+  length: number;
+  /** `promptLens.maxFileBytes`: a longer text (in UTF-8) is not counted; the host has not measured it. */
+  maxBytes: number;
+}
+
+/** An edit request's answer: a count, the text's size when it is over the limit, or a request for the whole text. */
+export type EditResult =
+  CountResult | { version: number; tooLargeBytes: number } | { version: number; needsText: true };
+
 export interface CountResult {
   version: number;
-  parsed: ParsedPrompt;
+  /** The parse less the messages' texts (`benchMessages` has those). */
+  parsed: PromptOutline;
   /** One count per distinct tokenizer and chat template among the targets, by targetCountKey. */
   counts: Record<string, PromptCount>;
   /** Primary first: the front matter's model when it names a known one, then the configured targets. */
@@ -118,13 +136,18 @@ export interface CompareOptions {
   cacheTtl?: CacheTtl;
 }
 
-interface Counted extends CountResult {
+interface Counted extends Omit<CountResult, 'parsed'> {
+  parsed: ParsedPrompt;
   file: string;
   fileName: string;
   text: string;
 }
 
 interface DocumentState {
+  /** The text of the newest version received, which the next edit request's edits apply to. */
+  text?: string;
+  /** Its length in UTF-8, once an edit request needed it. */
+  bytes?: number;
   /** The newest version asked for: an older request still waiting is skipped. */
   requested: number;
   /** Edits not yet handed to the counters (a skipped request leaves its edits to the next). */
@@ -191,9 +214,15 @@ export class AnalysisEngine {
    * Urgent: from this call until it answers, the workspace scan and findings wait at their next pause.
    */
   count(request: CountRequest): Promise<CountResult | undefined> {
+    return this.countReceived(request);
+  }
+
+  /** count(), with the text's UTF-8 length when known (an edit request measured it). */
+  private countReceived(request: CountRequest, bytes?: number): Promise<CountResult | undefined> {
     const config = this.configured();
     const generation = this.generation;
     const state = this.documentState(request.key);
+    [state.text, state.bytes] = [request.text, bytes];
     state.requested = Math.max(state.requested, request.version);
     state.edits.push(...request.edits);
     const queued = state.queue;
@@ -206,7 +235,7 @@ export class AnalysisEngine {
       state.counted = counted;
       return {
         version: counted.version,
-        parsed: counted.parsed,
+        parsed: promptOutline(counted.parsed),
         counts: counted.counts,
         targets: counted.targets,
         ...(counted.frontMatterTarget ? { frontMatterTarget: counted.frontMatterTarget } : {}),
@@ -215,6 +244,30 @@ export class AnalysisEngine {
     });
     state.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Counts a version sent as its edits (see EditRequest). When this worker does not hold the text they apply to (it
+   * restarted, was reconfigured, or forgot the document) or they do not add up to the host's length, it asks for the
+   * whole text instead.
+   */
+  edit(request: EditRequest): Promise<EditResult | undefined> {
+    const { length, maxBytes, ...rest } = request;
+    const state = this.documents.get(request.key);
+    const edited =
+      state?.text === undefined
+        ? undefined
+        : applyEdits(state.text, state.bytes ?? Buffer.byteLength(state.text), request.edits);
+    if (!state || edited?.text.length !== length) {
+      if (state) [state.text, state.bytes] = [undefined, undefined];
+      return Promise.resolve({ version: request.version, needsText: true });
+    }
+    if (edited.bytes <= maxBytes) return this.countReceived({ ...rest, text: edited.text }, edited.bytes);
+    // Not counted, still followed: the next edits apply to this text, and the counters get these edits with them.
+    [state.text, state.bytes] = [edited.text, edited.bytes];
+    state.requested = Math.max(state.requested, request.version);
+    state.edits.push(...request.edits);
+    return Promise.resolve({ version: request.version, tooLargeBytes: edited.bytes });
   }
 
   private async countNow(config: EngineConfig, request: CountRequest, edits: readonly TextEdit[]): Promise<Counted> {
@@ -339,6 +392,15 @@ export class AnalysisEngine {
     for (const { tokenizer, model } of targets)
       counts[countKey(tokenizer, model)] ??= countPrompt(counted.parsed, getTokenizer(tokenizer), undefined, model);
     return counts;
+  }
+
+  /**
+   * The messages a benchmark of a counted version sends (benchMessages), from the worker's parse: the host holds
+   * only the outline. Undefined when that version is no longer the latest counted.
+   */
+  benchMessages(key: string, version: number): BenchMessages | undefined {
+    const counted = this.documents.get(key)?.counted;
+    return counted?.version === version ? benchMessages(counted.parsed) : undefined;
   }
 
   /** Tokens of a piece of text (the hover's selection). */

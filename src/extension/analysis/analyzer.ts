@@ -4,8 +4,9 @@ import * as vscode from 'vscode';
 import { showError } from '../notify';
 import { z } from 'zod';
 import { log } from '../log';
-import type { Cacheable, CountResult, EngineConfig } from '../../core/analysis/engine';
+import type { Cacheable, CountResult, EditResult, EngineConfig } from '../../core/analysis/engine';
 import { estimateTarget, type TargetEstimate } from '../../core/analysis/targetEstimates';
+import type { BenchMessages } from '../../core/bench/benchPrompt';
 import type { CompareResult, SloSettings, WorkloadProfile } from '../../core/compare';
 import { correctCount } from '../../core/calibrate/tokenCorrection';
 import type { PromptCount } from '../../core/count';
@@ -23,7 +24,7 @@ import type { PromptReport, ReportFileInput } from '../../core/findings/report';
 import type { Finding } from '../../core/findings/types';
 import { parsePlain } from '../../core/prompt/plain';
 import { configuredTargets } from '../../core/settings/targets';
-import type { ParsedPrompt } from '../../core/prompt/types';
+import { promptOutline, type PromptOutline } from '../../core/prompt/outline';
 import type { TextEdit } from '../../core/tokenize/incremental';
 import type { TokenizerId } from '../../core/tokenize/types';
 import type { Calibrations } from '../bench/calibrations';
@@ -49,7 +50,8 @@ const FINDINGS_IDLE_MS = 750;
 /** Everything the editor surfaces show for one document version; computed once, read by all. */
 export interface DocumentAnalysis {
   version: number;
-  parsed: ParsedPrompt;
+  /** Roles, ranges, variables and parse errors; the messages' texts stay in the worker (`benchMessages`). */
+  parsed: PromptOutline;
   /** Counted with the primary target's tokenizer. */
   count: PromptCount;
   /** Primary first. */
@@ -99,6 +101,8 @@ export class PromptAnalyzer implements vscode.Disposable {
   /** The counts and resolved targets each analysis was estimated from (an agent may ask for other targets). */
   private readonly countedOf = new WeakMap<DocumentAnalysis, CountResult>();
   private readonly pendingEdits = new Map<string, TextEdit[]>();
+  /** Documents whose text (or edits up to their latest version) the worker was sent: only edits follow. */
+  private readonly sent = new Set<string>();
   /** One request per document version in flight (a hover and a refresh share it). */
   private readonly inflight = new Map<string, { version: number; result: Promise<DocumentAnalysis | undefined> }>();
   private config: Promise<Config> | undefined;
@@ -161,6 +165,8 @@ export class PromptAnalyzer implements vscode.Disposable {
   invalidate(): void {
     this.generation++;
     this.config = undefined;
+    // A worker restarted or reconfigured holds no text: each document's next request carries its text.
+    this.sent.clear();
     this.results.clear();
     this.inflight.clear();
     this.scans.clear();
@@ -225,17 +231,17 @@ export class PromptAnalyzer implements vscode.Disposable {
       const { targets: _t, findings: _f, instructions: _i, cacheable: _c, findingsPending: _p, ...base } = known;
       return this.withFindings(document, generation, config, knownCount, base, known);
     }
-    // UTF-8 takes at least a byte per UTF-16 unit: a file that long is over the limit without copying its text.
-    const text = textLength(document) > config.maxFileBytes ? undefined : document.getText();
-    // The edits that turn the text the worker last saw into this one (taken with the text, so they match).
-    const edits = this.pendingEdits.get(key) ?? [];
-    this.pendingEdits.delete(key);
-    // Each step on a megabyte is a few milliseconds (more on a busy machine): yield between them.
-    await nextTick();
-    if (text === undefined || Buffer.byteLength(text) > config.maxFileBytes) {
+    const counted = await this.postCount(document, config);
+    if (counted && 'needsText' in counted) {
+      // The worker no longer holds the text the edits applied to (restarted, reconfigured): the whole text, once.
+      this.sent.delete(key);
+      return this.run(document);
+    }
+    if (counted && 'tooLargeBytes' in counted) {
+      if (document.version !== version || generation !== this.generation) return this.results.get(key);
       const result: DocumentAnalysis = {
         version,
-        parsed: parsePlain('', []),
+        parsed: promptOutline(parsePlain('', [])),
         count: NOTHING_COUNTED,
         targets: [],
         findings: [],
@@ -246,16 +252,6 @@ export class PromptAnalyzer implements vscode.Disposable {
       this.store(document, result, generation);
       return result;
     }
-    const file = vscode.workspace.asRelativePath(document.uri, false);
-    await nextTick();
-    const counted = await this.engine.call('count', {
-      key,
-      file,
-      fileName: parseFileName(document),
-      text,
-      version,
-      edits,
-    });
     // Superseded by a newer version (its analysis follows) or by new settings.
     if (!counted || document.version !== version || generation !== this.generation) return this.results.get(key);
     this.scanWorkspace(config, counted.targets[0]!, generation);
@@ -274,6 +270,33 @@ export class PromptAnalyzer implements vscode.Disposable {
       ],
     };
     return this.withFindings(document, generation, config, counted, base, this.results.get(key));
+  }
+
+  /**
+   * Sends this version to the worker to count: its edits alone once the worker was sent the previous version, else its
+   * text. The edits (those since the last request) are taken and sent in one step, with no await between, so that
+   * requests reach the worker in the order their edits were taken.
+   */
+  private postCount(document: vscode.TextDocument, config: Config): Promise<EditResult | undefined> {
+    const key = document.uri.toString();
+    const edits = this.pendingEdits.get(key) ?? [];
+    this.pendingEdits.delete(key);
+    const request = {
+      key,
+      file: vscode.workspace.asRelativePath(document.uri, false),
+      fileName: parseFileName(document),
+      version: document.version,
+      edits,
+    };
+    const length = textLength(document);
+    if (this.sent.has(key)) return this.engine.call('edit', { ...request, length, maxBytes: config.maxFileBytes });
+    // UTF-8 takes at least a byte per UTF-16 unit: a file that long is over the limit without copying its text.
+    const text = length > config.maxFileBytes ? undefined : document.getText();
+    const bytes = text === undefined ? length : Buffer.byteLength(text);
+    if (text === undefined || bytes > config.maxFileBytes)
+      return Promise.resolve({ version: request.version, tooLargeBytes: bytes });
+    this.sent.add(key);
+    return this.engine.call('count', { ...request, text });
   }
 
   /**
@@ -446,6 +469,7 @@ export class PromptAnalyzer implements vscode.Disposable {
     this.findingTimers.cancel(key);
     this.results.delete(key);
     this.pendingEdits.delete(key);
+    this.sent.delete(key);
     this.inflight.delete(key);
     if (this.engine.running) void this.engine.call('forget', key).catch(() => undefined);
   }
@@ -453,6 +477,14 @@ export class PromptAnalyzer implements vscode.Disposable {
   /** Tokens of a piece of text with one tokenizer (the hover's selection), counted in the worker. */
   countText(tokenizer: TokenizerId, text: string): Promise<number> {
     return this.configuration().then(() => this.engine.call('countText', tokenizer, text));
+  }
+
+  /**
+   * The messages a benchmark of this analysis sends, as the worker parsed its version; undefined when a newer version
+   * (or new settings) has replaced it there.
+   */
+  benchMessages(document: vscode.TextDocument, analysis: DocumentAnalysis): Promise<BenchMessages | undefined> {
+    return this.engine.call('benchMessages', document.uri.toString(), analysis.version);
   }
 
   /** Compare Targets for an analysed document (its latest counted text). */

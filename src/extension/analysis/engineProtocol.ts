@@ -2,7 +2,17 @@ import type { AnalysisEngine } from '../../core/analysis/engine';
 
 /** The engine methods the extension host calls in the analysis worker. */
 export type EngineMethod =
-  'configure' | 'count' | 'findings' | 'scanPacked' | 'recount' | 'countText' | 'compare' | 'report' | 'forget';
+  | 'configure'
+  | 'count'
+  | 'edit'
+  | 'findings'
+  | 'scanPacked'
+  | 'recount'
+  | 'countText'
+  | 'benchMessages'
+  | 'compare'
+  | 'report'
+  | 'forget';
 export type EngineApi = Pick<AnalysisEngine, EngineMethod>;
 
 export interface EngineRequest {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { showError, showWarning } from '../notify';
 import { log } from '../log';
-import { benchMessages } from '../../core/bench/benchPrompt';
+import type { BenchMessages } from '../../core/bench/benchPrompt';
 import type { EndpointConfig } from '../../core/bench/endpoints';
 import type { ChatMessage } from '../../core/prompt/types';
 import { messageTokenCounter, predictEndpoint } from '../../core/bench/prediction';
@@ -12,7 +12,7 @@ import { bundledStreamWorkers, runBenchmark, type BenchProgress } from '../../co
 import { endpointRequestCounter, usageCheck } from '../../core/bench/usageCheck';
 import { DEFAULT_TOKENIZER, getTokenizer } from '../../core/tokenize/registry';
 import type { WorkloadProfile } from '../../core/compare/types';
-import type { PromptAnalyzer } from '../analysis/analyzer';
+import type { DocumentAnalysis, PromptAnalyzer } from '../analysis/analyzer';
 import { readSettings } from '../settings';
 import { DEFAULT_SLO } from '../../core/bench/stats';
 import { isPromptDocument } from '../promptDocuments';
@@ -154,15 +154,9 @@ export async function preparePromptRun(
     void showWarning(vscode.l10n.t('Prompt Latency Lens: open a prompt file to {0}.', purpose));
     return undefined;
   }
-  // The worker's parse, as the editor shows it: the host parses no prompt (nor its YAML) itself.
-  const analysis = await deps.analyzer.current(document);
-  if (!analysis || analysis.tooLarge) {
-    void showError(
-      vscode.l10n.t('Prompt Latency Lens: cannot {0}: the file is {1}.', purpose, analysis?.tooLarge ?? 'not a prompt'),
-    );
-    return undefined;
-  }
-  const prompt = benchMessages(analysis.parsed);
+  const analysed = await sentMessages(deps.analyzer, document, purpose);
+  if (!analysed) return undefined;
+  const { analysis, prompt } = analysed;
   if (!prompt.ok) {
     void showError(vscode.l10n.t('Prompt Latency Lens: {0}', prompt.error));
     return undefined;
@@ -171,6 +165,35 @@ export async function preparePromptRun(
   const session = deps.simulator.endpoint;
   const endpoint = await chooseEndpoint(deps.context, endpointName, session ? [session] : []);
   return endpoint ? { document, messages: prompt.messages, endpoint, profile: analysis.profile } : undefined;
+}
+
+/**
+ * The document's analysis and the messages a run sends, from the worker's parse of the same version, as the editor
+ * shows it (the host parses no prompt, nor its YAML, itself). An edit between the two asks again: a few times, for a
+ * user typing meanwhile, then says so.
+ */
+async function sentMessages(
+  analyzer: PromptAnalyzer,
+  document: vscode.TextDocument,
+  purpose: string,
+): Promise<{ analysis: DocumentAnalysis; prompt: BenchMessages } | undefined> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const analysis = await analyzer.current(document);
+    if (!analysis || analysis.tooLarge) {
+      void showError(
+        vscode.l10n.t(
+          'Prompt Latency Lens: cannot {0}: the file is {1}.',
+          purpose,
+          analysis?.tooLarge ?? 'not a prompt',
+        ),
+      );
+      return undefined;
+    }
+    const prompt = await analyzer.benchMessages(document, analysis);
+    if (prompt) return { analysis, prompt };
+  }
+  void showError(vscode.l10n.t('Prompt Latency Lens: cannot {0}: the file kept changing while it was read.', purpose));
+  return undefined;
 }
 
 /** "Benchmark This Prompt": runs, shows live progress, saves the result, returns it (for tests). */

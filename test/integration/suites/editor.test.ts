@@ -342,6 +342,55 @@ describe('editor surfaces', () => {
     }
   });
 
+  it('typing sends the analysis worker only the edits (several cursors, a deletion, an undo); the count stays exact', async () => {
+    await cleanWorkbench();
+    const api = await extensionApi();
+    const calls = (method: string) => api.analysisWorkerCalls()[method] ?? 0;
+    const uri = workspaceFile('typing-edits.prompty');
+    const text = '---\nmodel: gpt-4o\n---\nsystem:\nAnswer in one short paragraph.\n\nuser:\nSummarise the report.\n';
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const { document } = editor;
+    // This version's analysis equals a fresh count of the editor's text (the front matter names gpt-4o: o200k_base).
+    const exact = async (step: string) => {
+      const analysis = await waitFor(`${step}: the analysis of version ${document.version}`, async () => {
+        const found = await api.analysis(document);
+        return found?.version === document.version ? found : undefined;
+      });
+      const fresh = countPrompt(parsePrompt(document.fileName, document.getText()), getTokenizer('o200k_base'));
+      assert.equal(analysis.count.inputTokens, fresh.inputTokens, step);
+      assert.deepEqual(
+        analysis.count.messages.map((m) => m.tokens),
+        fresh.messages.map((m) => m.tokens),
+        step,
+      );
+    };
+    try {
+      await exact('opened');
+      const before = { count: calls('count'), edit: calls('edit') };
+      assert.ok(
+        await editor.edit((b) => {
+          b.insert(new vscode.Position(4, 0), 'Always ');
+          b.insert(new vscode.Position(7, 0), 'Please ');
+        }),
+      );
+      await exact('two cursors in one edit');
+      assert.ok(await editor.edit((b) => b.delete(new vscode.Range(4, 7, 4, 14))));
+      await exact('a deletion');
+      assert.ok(
+        await editor.edit((b) => b.replace(new vscode.Range(7, 0, 7, 6), 'Kindly\nassistant:\nNoted.\nuser:\nThen')),
+      );
+      await exact('a replacement that adds two messages');
+      await vscode.commands.executeCommand('undo');
+      await exact('undo');
+      assert.equal(calls('count'), before.count, 'the text was not sent again');
+      assert.ok(calls('edit') - before.edit >= 4, `edit requests: ${calls('edit') - before.edit}`);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await vscode.workspace.fs.delete(uri);
+    }
+  });
+
   it('a .prompt in another language (files.associations, Change Language Mode) is still a prompt by its name', async () => {
     await cleanWorkbench();
     const uri = workspaceFile('markdown-mode.prompt');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { packSources } from '../../../src/core/analysis/batches';
-import { AnalysisEngine, type EngineConfig } from '../../../src/core/analysis/engine';
+import { benchMessages } from '../../../src/core/bench/benchPrompt';
+import { AnalysisEngine, type CountResult, type EngineConfig } from '../../../src/core/analysis/engine';
 import { resolveProfile } from '../../../src/core/compare';
 import { countPrompt } from '../../../src/core/count';
 import { loadTables, parseTargetId, resolveTarget } from '../../../src/core/estimate';
@@ -8,7 +9,9 @@ import { buildReport } from '../../../src/core/findings/report';
 import { lineColumn } from '../../../src/core/findings/request';
 import { parseFindingSettings } from '../../../src/core/findings/settings';
 import { findingTarget } from '../../../src/core/findings/targets';
+import { promptOutline } from '../../../src/core/prompt/outline';
 import { parsePrompt } from '../../../src/core/prompt/parse';
+import { applyEdits, type TextEdit } from '../../../src/core/tokenize/incremental';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
 
 const { tables } = loadTables();
@@ -64,6 +67,31 @@ describe('AnalysisEngine', () => {
     assert.equal(result.frontMatterTarget, undefined);
   });
 
+  it("answers a count with the parse's outline (no message texts) and a version's benchmark messages on request", async () => {
+    const engine = engineWith(['openai/gpt-4o']);
+    const long = 'Quote the contract clause by clause. '.repeat(30_000);
+    const text = `system:\nBe brief.\nuser:\n${long}\n`;
+    const result = (await engine.count(request(text, 1)))!;
+    const parsed = parsePrompt('/w/doc.prompt', text);
+    // Roles, ranges, variables and errors as parsed; the megabyte of message text stays in the worker.
+    assert.deepEqual(result.parsed, promptOutline(parsed));
+    assert.deepEqual(
+      result.parsed.messages.map((m) => Object.keys(m).sort()),
+      [
+        ['range', 'role'],
+        ['range', 'role'],
+      ],
+    );
+    assert.ok(JSON.stringify(result).length < 10_000, `${JSON.stringify(result).length} characters`);
+    assert.deepEqual(engine.benchMessages('doc', 1), benchMessages(parsed));
+    const sent = engine.benchMessages('doc', 1);
+    assert.ok(sent?.ok && sent.messages[1]!.content === long, 'the user message as the file writes it');
+    await engine.count(request(`${text}More.\n`, 2));
+    // Version 1 is no longer the one counted: the host asks again for the current one.
+    assert.equal(engine.benchMessages('doc', 1), undefined);
+    assert.equal(engine.benchMessages('other', 1), undefined);
+  });
+
   it("puts the front matter's model first when it names a known one", async () => {
     const engine = engineWith(['llama-3.1-70b@4xh100-sxm']);
     const text = '---\nmodel: gpt-4o\n---\nsystem:\nBe brief.\nuser:\nHello\n';
@@ -112,6 +140,62 @@ describe('AnalysisEngine', () => {
     ]);
     assert.equal(second, undefined);
     assert.deepEqual(third!.counts.o200k_base, fresh('/w/doc.prompt', v3, 'o200k_base'));
+  });
+
+  it('counts a version sent as its edits alone, as it counts the same text sent whole', async () => {
+    const engine = engineWith(['llama-3.1-70b@4xh100-sxm', 'openai/gpt-4o']);
+    const v1 = `system:\n${policy(40)}\nuser:\nWhere is my parcel?\n`;
+    const edit = (version: number, edits: TextEdit[], length: number, maxBytes = 1_000_000, key = 'doc') => {
+      const { text: _text, ...rest } = request('', version, edits, key);
+      return engine.edit({ ...rest, length, maxBytes });
+    };
+    await engine.count(request(v1, 1));
+    // Two cursors (VS Code sends the later change first), then deletions that restore the first text.
+    const e2: TextEdit[] = [
+      { offset: v1.length - 2, removed: 0, inserted: ' Today' },
+      { offset: 8, removed: 0, inserted: 'Be kind.\n' },
+    ];
+    const v2 = applyEdits(v1, 0, e2)!.text;
+    const second = (await edit(2, e2, v2.length)) as CountResult;
+    const whole = async (text: string) =>
+      (await engineWith(['llama-3.1-70b@4xh100-sxm', 'openai/gpt-4o']).count(request(text, 1)))!;
+    assert.deepEqual(second.counts, (await whole(v2)).counts);
+    assert.deepEqual(second.parsed, (await whole(v2)).parsed);
+    const e3: TextEdit[] = [
+      { offset: v2.indexOf(' Today'), removed: 6, inserted: '' },
+      { offset: 8, removed: 9, inserted: '' },
+    ];
+    const v3 = applyEdits(v2, 0, e3)!.text;
+    assert.equal(v3, v1);
+    assert.deepEqual(((await edit(3, e3, v3.length)) as CountResult).counts, (await whole(v1)).counts);
+    // Over the byte limit: not counted, still followed, so the next edits apply to it.
+    const e4: TextEdit[] = [{ offset: 0, removed: 0, inserted: '检'.repeat(100) }];
+    assert.deepEqual(await edit(4, e4, v3.length + 100, Buffer.byteLength(v3) + 299), {
+      version: 4,
+      tooLargeBytes: Buffer.byteLength(v3) + 300,
+    });
+    const e5: TextEdit[] = [{ offset: 0, removed: 100, inserted: '' }];
+    assert.deepEqual(((await edit(5, e5, v3.length)) as CountResult).counts, (await whole(v1)).counts);
+  });
+
+  it('asks for the whole text when it holds none to apply edits to, or they do not add up to the length sent', async () => {
+    const engine = engineWith(['openai/gpt-4o']);
+    const edit = (version: number, length: number, key = 'doc') => {
+      const { text: _text, ...rest } = request('', version, [{ offset: 0, removed: 0, inserted: 'A' }], key);
+      return engine.edit({ ...rest, length, maxBytes: 1_000_000 });
+    };
+    assert.deepEqual(await edit(1, 1, 'never-sent'), { version: 1, needsText: true });
+    await engine.count(request('user:\nHello\n', 1));
+    assert.deepEqual(await edit(2, 99), { version: 2, needsText: true }, 'a length that does not add up');
+    // Having asked, it holds no text until the whole text comes again.
+    assert.deepEqual(await edit(3, 13), { version: 3, needsText: true });
+    await engine.count(request('user:\nHello\n', 4));
+    assert.equal(((await edit(5, 13)) as CountResult).version, 5);
+    engine.forget('doc');
+    assert.deepEqual(await edit(6, 14), { version: 6, needsText: true }, 'after forget');
+    await engine.count(request('user:\nHello\n', 7));
+    engine.configure(config(['openai/gpt-4o']));
+    assert.deepEqual(await edit(8, 14), { version: 8, needsText: true }, 'after configure');
   });
 
   it('a scan sent packed (files from disk as bytes) finds what the same scan sent as texts finds', async () => {

@@ -5,7 +5,7 @@ import { hardText } from '../helpers/hardText';
 import { countPrompt } from '../../../src/core/count';
 import { parsePrompt } from '../../../src/core/prompt/parse';
 import { chunkLengths, isSafeBoundary } from '../../../src/core/tokenize/boundaries';
-import { IncrementalCounter } from '../../../src/core/tokenize/incremental';
+import { applyEdits, IncrementalCounter, type TextEdit } from '../../../src/core/tokenize/incremental';
 import { getTokenizer } from '../../../src/core/tokenize/registry';
 import { CountMemo } from '../../../src/core/tokenize/countMemo';
 import { countSliced } from '../../../src/core/tokenize/sliced';
@@ -225,6 +225,63 @@ describe('IncrementalCounter.updateTo', () => {
         return counter.updateTo(after) === tokenizer.count(after) && counter.currentText === after;
       }),
       { seed: 20261201, numRuns: cappedRuns(60) },
+    );
+  });
+});
+
+describe('applyEdits', () => {
+  const applied = (text: string, edits: TextEdit[]) => applyEdits(text, Buffer.byteLength(text), edits);
+
+  it("applies an event's changes in order, each in the coordinates the previous left (VS Code's last-first)", () => {
+    const text = 'system:\nBe brief.\nuser:\nHello\n';
+    // Two cursors: the later position first, so the earlier offset still holds.
+    const edited = 'system:\nAlways Be brief.\nuser:\nHi there\n';
+    assert.deepEqual(
+      applied(text, [
+        { offset: 24, removed: 5, inserted: 'Hi there' },
+        { offset: 8, removed: 0, inserted: 'Always ' },
+      ]),
+      { text: edited, bytes: edited.length },
+    );
+    assert.deepEqual(applied(text, []), { text, bytes: text.length });
+  });
+
+  it('keeps the UTF-8 length exact, surrogate pairs cut and joined by edits included (property)', () => {
+    // Text of pieces with astral characters, halves of pairs and multi-byte ones; edits anywhere in it.
+    const unit = fc.constantFrom('a', '\n', 'é', '检', '😀', '\uD83D', '\uDE00', '\uDC00');
+    const piece = fc.array(unit, { maxLength: 8 }).map((units) => units.join(''));
+    const edit = fc.record({ at: fc.nat(), removed: fc.nat({ max: 6 }), inserted: piece });
+    fc.assert(
+      fc.property(piece, fc.array(edit, { minLength: 1, maxLength: 4 }), (start, raw) => {
+        let text = start;
+        let bytes = Buffer.byteLength(start);
+        for (const { at, removed, inserted } of raw) {
+          const offset = at % (text.length + 1);
+          const result = applied(text, [{ offset, removed: Math.min(removed, text.length - offset), inserted }]);
+          assert.ok(result);
+          const expected =
+            text.slice(0, offset) + inserted + text.slice(offset + Math.min(removed, text.length - offset));
+          assert.equal(result.text, expected);
+          bytes = applyEdits(text, bytes, [
+            { offset, removed: Math.min(removed, text.length - offset), inserted },
+          ])!.bytes;
+          text = expected;
+          assert.equal(bytes, Buffer.byteLength(text), JSON.stringify(text));
+        }
+      }),
+      fuzzParams(SEED, 1000),
+    );
+  });
+
+  it('refuses an edit outside the text it applies to', () => {
+    assert.equal(applied('abc', [{ offset: 2, removed: 2, inserted: '' }]), undefined);
+    assert.equal(applied('abc', [{ offset: 4, removed: 0, inserted: 'x' }]), undefined);
+    assert.equal(
+      applied('abc', [
+        { offset: 0, removed: 3, inserted: '' },
+        { offset: 1, removed: 0, inserted: 'x' },
+      ]),
+      undefined,
     );
   });
 });
