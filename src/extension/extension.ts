@@ -52,6 +52,8 @@ export interface PromptLensApi {
   analysisWorkerRunning(): boolean;
   /** How many calls of each kind the host has sent to the analysis worker (count, findings, scanPacked, …). */
   analysisWorkerCalls(): Record<string, number>;
+  /** Makes the worker drop a document's text without the host knowing: what a lost worker state looks like to it. */
+  dropWorkerText(document: vscode.TextDocument): Promise<void>;
   /**
    * The clock Calibrate Endpoint times requests on: a test gives the clock of a simulator on virtual
    * time, so the fit is exact under any load; undefined restores performance.now.
@@ -156,6 +158,7 @@ export function activate(context: vscode.ExtensionContext): PromptLensApi {
     hostVocabularies: () => loadedTokenizers(),
     analysisWorkerRunning: () => analyzer.workerRunning,
     analysisWorkerCalls: () => analyzer.workerCalls(),
+    dropWorkerText: (document) => analyzer.dropWorkerText(document),
     statusBarText: () => statusBar.text,
     targetPicker: async () =>
       targetPicker((await tables.get()).tables, readSettings().settings.targets, await activePrimary()),

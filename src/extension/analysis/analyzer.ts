@@ -161,6 +161,11 @@ export class PromptAnalyzer implements vscode.Disposable {
     return { ...this.engine.calls };
   }
 
+  /** For tests of the `needsText` fallback: the worker forgets the document while `sent` still says it holds it. */
+  dropWorkerText(document: vscode.TextDocument): Promise<void> {
+    return this.engine.call('forget', document.uri.toString());
+  }
+
   /** Drops every cached result (settings, targets or calibrations changed). */
   invalidate(): void {
     this.generation++;

@@ -23,6 +23,7 @@ import { readEndpoints } from './endpoints';
 import { BenchHistory, promptHash } from './history';
 import type { HostConsent } from './hostConsent';
 import type { LocalSimulator } from './localSimulator';
+import { readSentMessages } from './sentMessages';
 import type { ResultsPanel } from './resultsPanel';
 
 export interface BenchDeps {
@@ -167,32 +168,22 @@ export async function preparePromptRun(
   return endpoint ? { document, messages: prompt.messages, endpoint, profile: analysis.profile } : undefined;
 }
 
-/**
- * The document's analysis and the messages a run sends, from the worker's parse of the same version, as the editor
- * shows it (the host parses no prompt, nor its YAML, itself). An edit between the two asks again: a few times, for a
- * user typing meanwhile, then says so.
- */
+/** The document's analysis and the messages a run sends (see readSentMessages); says why when there are none. */
 async function sentMessages(
   analyzer: PromptAnalyzer,
   document: vscode.TextDocument,
   purpose: string,
 ): Promise<{ analysis: DocumentAnalysis; prompt: BenchMessages } | undefined> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const analysis = await analyzer.current(document);
-    if (!analysis || analysis.tooLarge) {
-      void showError(
-        vscode.l10n.t(
-          'Prompt Latency Lens: cannot {0}: the file is {1}.',
-          purpose,
-          analysis?.tooLarge ?? 'not a prompt',
-        ),
-      );
-      return undefined;
-    }
-    const prompt = await analyzer.benchMessages(document, analysis);
-    if (prompt) return { analysis, prompt };
-  }
-  void showError(vscode.l10n.t('Prompt Latency Lens: cannot {0}: the file kept changing while it was read.', purpose));
+  const read = await readSentMessages({
+    current: () => analyzer.current(document),
+    messages: (analysis) => analyzer.benchMessages(document, analysis),
+  });
+  if ('analysis' in read) return read;
+  void showError(
+    'unreadable' in read
+      ? vscode.l10n.t('Prompt Latency Lens: cannot {0}: the file is {1}.', purpose, read.unreadable)
+      : vscode.l10n.t('Prompt Latency Lens: cannot {0}: the file kept changing while it was read.', purpose),
+  );
   return undefined;
 }
 

@@ -391,6 +391,43 @@ describe('editor surfaces', () => {
     }
   });
 
+  it('an edit the worker cannot apply (it no longer holds the text) is counted from the whole text, sent once', async () => {
+    await cleanWorkbench();
+    const api = await extensionApi();
+    const calls = (method: string) => api.analysisWorkerCalls()[method] ?? 0;
+    const uri = workspaceFile('lost-text.prompty');
+    const text = '---\nmodel: gpt-4o\n---\nsystem:\nAnswer briefly.\n\nuser:\nList three risks.\n';
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const { document } = editor;
+    const counted = () =>
+      waitFor(`the analysis of version ${document.version}`, async () => {
+        const found = await api.analysis(document);
+        return found?.version === document.version ? found : undefined;
+      });
+    try {
+      await counted();
+      await api.dropWorkerText(document);
+      const before = { count: calls('count'), edit: calls('edit') };
+      assert.ok(await editor.edit((b) => b.insert(new vscode.Position(7, 0), 'Carefully, ')));
+      const analysis = await counted();
+      const fresh = countPrompt(parsePrompt(document.fileName, document.getText()), getTokenizer('o200k_base'));
+      assert.equal(analysis.count.inputTokens, fresh.inputTokens);
+      assert.equal(calls('edit') - before.edit, 1, 'the edit was tried first');
+      assert.equal(calls('count') - before.count, 1, 'then the whole text, once');
+      // The worker holds the text again: the next edit travels alone.
+      assert.ok(await editor.edit((b) => b.insert(new vscode.Position(4, 0), 'Always ')));
+      assert.equal(
+        (await counted()).count.inputTokens,
+        countPrompt(parsePrompt(document.fileName, document.getText()), getTokenizer('o200k_base')).inputTokens,
+      );
+      assert.equal(calls('count') - before.count, 1, 'no text sent again');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await vscode.workspace.fs.delete(uri);
+    }
+  });
+
   it('a .prompt in another language (files.associations, Change Language Mode) is still a prompt by its name', async () => {
     await cleanWorkbench();
     const uri = workspaceFile('markdown-mode.prompt');
