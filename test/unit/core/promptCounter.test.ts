@@ -111,43 +111,48 @@ describe('PromptCounter', () => {
     assert.equal(after.contentTokens, fresh('a.prompt', edited).contentTokens);
   });
 
-  it("an edit inside a long message re-tokenises a few chunks also where a chat template renders it (Llama 3's run)", async () => {
-    const llama3 = getTokenizer('llama3');
-    const model = 'llama-3.1-70b';
-    const context = 'Retrieved passage: the quick brown fox jumps over the lazy dog. 1234567\n'.repeat(3000);
-    const v1 = `system:\nAnswer from the context.\nuser:\n${context}Question: which animal jumps?\n`;
-    const counter = new PromptCounter({ tokenizer: 'llama3' });
-    const first = await counter.count({ key: 'k', fileName: 'a.prompt', text: v1, version: 1, model });
-    assert.deepEqual(first, countPrompt(parsePrompt('a.prompt', v1), llama3, undefined, model));
-    assert.equal(first.template?.id, 'llama-3.1', 'not counted through the template: the case under test is missing');
-    // What the tokenizer is given while the edit is counted: before, the run `\n\n` + message was counted whole.
-    const fed: number[] = [];
-    const { count, countChunks } = llama3;
-    llama3.count = (text) => (fed.push(text.length), count.call(llama3, text));
-    llama3.countChunks = (text, target) => (fed.push(text.length), countChunks.call(llama3, text, target));
-    const offset = v1.indexOf('lazy dog', 100_000);
-    const v2 = `${v1.slice(0, offset)}sleepy ${v1.slice(offset)}`;
-    let second;
-    try {
-      second = await counter.count({ key: 'k', fileName: 'a.prompt', text: v2, version: 2, model });
-    } finally {
-      Object.assign(llama3, { count, countChunks });
-    }
-    assert.deepEqual(second, countPrompt(parsePrompt('a.prompt', v2), llama3, undefined, model));
-    const chars = fed.reduce((a, b) => a + b, 0);
-    assert.ok(chars < 20_000, `the edit re-tokenised ${chars} characters of a ${v2.length}-character prompt`);
-    // A new long message has no counter to move: it is counted afresh, the others still moved.
-    const v3 = `${v2}assistant:\n${context.replaceAll('fox', 'cat')}user:\nAnd the cat?\n`;
-    assert.deepEqual(
-      await counter.count({ key: 'k', fileName: 'a.prompt', text: v3, version: 3, model }),
-      countPrompt(parsePrompt('a.prompt', v3), llama3, undefined, model),
-    );
-    const v4 = v3.replace('And the cat?', 'And the dog?');
-    assert.deepEqual(
-      await counter.count({ key: 'k', fileName: 'a.prompt', text: v4, version: 4, model }),
-      countPrompt(parsePrompt('a.prompt', v4), llama3, undefined, model),
-    );
-  });
+  // 216 KB of retrieved context, and an 11 KB message (a few chunks: once counted whole through the memo).
+  for (const passages of [3000, 150])
+    it(`an edit inside a long message (${passages} passages) re-tokenises a few chunks also where a chat template renders it (Llama 3's run)`, async () => {
+      const llama3 = getTokenizer('llama3');
+      const model = 'llama-3.1-70b';
+      const context = 'Retrieved passage: the quick brown fox jumps over the lazy dog. 1234567\n'.repeat(passages);
+      const v1 = `system:\nAnswer from the context.\nuser:\n${context}Question: which animal jumps?\n`;
+      const counter = new PromptCounter({ tokenizer: 'llama3' });
+      const first = await counter.count({ key: 'k', fileName: 'a.prompt', text: v1, version: 1, model });
+      assert.deepEqual(first, countPrompt(parsePrompt('a.prompt', v1), llama3, undefined, model));
+      assert.equal(first.template?.id, 'llama-3.1', 'not counted through the template: the case under test is missing');
+      // What the tokenizer is given while the edit is counted: before, the run `\n\n` + message was counted whole.
+      const fed: number[] = [];
+      const { count, countChunks } = llama3;
+      llama3.count = (text) => (fed.push(text.length), count.call(llama3, text));
+      llama3.countChunks = (text, target) => (fed.push(text.length), countChunks.call(llama3, text, target));
+      const offset = v1.indexOf('lazy dog', context.length / 2);
+      const v2 = `${v1.slice(0, offset)}sleepy ${v1.slice(offset)}`;
+      let second;
+      try {
+        second = await counter.count({ key: 'k', fileName: 'a.prompt', text: v2, version: 2, model });
+      } finally {
+        Object.assign(llama3, { count, countChunks });
+      }
+      assert.deepEqual(second, countPrompt(parsePrompt('a.prompt', v2), llama3, undefined, model));
+      const chars = fed.reduce((a, b) => a + b, 0);
+      assert.ok(
+        chars < Math.min(20_000, context.length / 2),
+        `the edit re-tokenised ${chars} characters of a ${v2.length}-character prompt`,
+      );
+      // A new long message has no counter to move: it is counted afresh, the others still moved.
+      const v3 = `${v2}assistant:\n${context.replaceAll('fox', 'cat')}user:\nAnd the cat?\n`;
+      assert.deepEqual(
+        await counter.count({ key: 'k', fileName: 'a.prompt', text: v3, version: 3, model }),
+        countPrompt(parsePrompt('a.prompt', v3), llama3, undefined, model),
+      );
+      const v4 = v3.replace('And the cat?', 'And the dog?');
+      assert.deepEqual(
+        await counter.count({ key: 'k', fileName: 'a.prompt', text: v4, version: 4, model }),
+        countPrompt(parsePrompt('a.prompt', v4), llama3, undefined, model),
+      );
+    });
 
   it('yields to the event loop while counting a large new text', async () => {
     const text = 'word '.repeat(400_000);
