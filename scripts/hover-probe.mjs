@@ -18,6 +18,7 @@ import {
   freePort,
   installExtensions,
   launchChromium,
+  launchChromiumInSession,
   packageExtension,
   startCodeServer,
   workbenchUrl,
@@ -54,6 +55,9 @@ const FILES = process.env.PROMPT_LENS_PROBE_FILES?.split(',') ?? [...ALL_FILES, 
 const TRACE = process.env.PROMPT_LENS_PROBE_TRACE === '1';
 // PROMPT_LENS_PROBE_SETTINGS='{"promptLens.codeLens.enabled":false}': user settings for every session (A/B while investigating).
 const SETTINGS = JSON.parse(process.env.PROMPT_LENS_PROBE_SETTINGS ?? '{}');
+// code-server and Chromium run in this process's session, as desktop VS Code's processes share one (see
+// launchChromiumInSession); PROMPT_LENS_PROBE_APART=1 starts each in a session of its own, as the test harness does.
+const APART = process.env.PROMPT_LENS_PROBE_APART === '1';
 
 async function buildProbe() {
   await esbuild.build({
@@ -150,7 +154,7 @@ async function main() {
   rmSync(extensionsDir, { recursive: true, force: true });
   installExtensions(extensionsDir, [extensionVsix, probeVsix]);
   const probed = [];
-  const browser = await launchChromium();
+  const browser = APART ? await launchChromium() : await launchChromiumInSession();
   try {
     for (const [i, file] of FILES.entries()) {
       probed.push(await probeSession(browser, { runDir: join(runDir, `session-${i}`), extensionsDir, folder, file }));
@@ -173,6 +177,7 @@ async function probeSession(browser, { runDir, extensionsDir, folder, file }) {
     folder,
     log: 'ignore',
     settings: SETTINGS,
+    sameSession: !APART,
     env: {
       PROMPT_LENS_PROBE_FILE: file,
       PROMPT_LENS_PROBE_RESULT: result,
@@ -242,11 +247,12 @@ function report(all, uptimeBefore, uptimeAfter) {
     every: stats(floors.flatMap((r) => [...r.early, ...r.pending, ...r.settled])),
   };
   const goal = { p99TargetMs: 50, met: pooled.every.p99 <= 50 };
-  const out = { uptimeBefore, uptimeAfter, corpusFiles: CORPUS_FILES, files, pooled, floor, goal };
+  const sessions = APART ? 'code-server and Chromium each in a session of its own' : 'one session, as desktop VS Code';
+  const out = { uptimeBefore, uptimeAfter, corpusFiles: CORPUS_FILES, sessions, files, pooled, floor, goal };
   mkdirSync(OUTPUT, { recursive: true });
   writeFileSync(join(OUTPUT, 'hover-probe.json'), JSON.stringify(out, null, 2));
   console.log(
-    `\nHovers from document open (probe extension, vscode.executeHoverProvider; ${CORPUS_FILES} other prompts in the workspace)`,
+    `\nHovers from document open (probe extension, vscode.executeHoverProvider; ${CORPUS_FILES} other prompts in the workspace; ${sessions})`,
   );
   console.log(`uptime before: ${uptimeBefore}\nuptime after:  ${uptimeAfter}`);
   const row = (name, s) =>

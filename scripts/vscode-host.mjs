@@ -1,9 +1,10 @@
 // Shared pieces of `npm start` and the integration harness: a real VS Code (code-server from the npm
 // registry) bound to 127.0.0.1, with this extension installed from its own .vsix, and Debian's
 // Chromium driven by playwright-core as the window. See ../shared/notes/vscode-host.md.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -72,7 +73,8 @@ export async function freePort() {
 
 /**
  * Starts code-server on 127.0.0.1 with auth off (safe only because it is bound to loopback).
- * Resolves once it answers HTTP; the returned stop() kills the whole process group.
+ * Resolves once it answers HTTP; the returned stop() kills the whole process group — or, with `sameSession`, its
+ * process tree: code-server then stays in this process's session (see launchChromiumInSession).
  */
 export async function startCodeServer({
   port,
@@ -83,6 +85,7 @@ export async function startCodeServer({
   trusted = true,
   log = 'ignore',
   settings = {},
+  sameSession = false,
 }) {
   writeUserSettings(userDataDir, settings);
   const args = [
@@ -105,16 +108,18 @@ export async function startCodeServer({
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', log, log],
-    detached: true,
+    detached: !sameSession,
   });
   let exited = false;
   child.on('exit', () => (exited = true));
   const stop = () => {
     if (exited) return;
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      /* already gone */
+    for (const pid of sameSession ? processTree(child.pid) : [-child.pid]) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
     }
   };
   const url = `http://127.0.0.1:${port}/`;
@@ -136,6 +141,18 @@ export async function startCodeServer({
   return { url, stop, child };
 }
 
+/** `pid` and its descendants, parents first (`ps`: the harness runs on Linux). */
+function processTree(pid) {
+  const children = new Map();
+  for (const line of execFileSync('ps', ['-e', '-o', 'pid=,ppid=']).toString().trim().split('\n')) {
+    const [child, parent] = line.trim().split(/\s+/).map(Number);
+    children.set(parent, [...(children.get(parent) ?? []), child]);
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
+  return tree;
+}
+
 /** Quiet, offline-friendly user settings: no telemetry (it would try the network), no prompts. */
 function writeUserSettings(userDataDir, extra) {
   const settings = {
@@ -152,20 +169,91 @@ function writeUserSettings(userDataDir, extra) {
   writeFileSync(join(userDataDir, 'User/settings.json'), JSON.stringify(settings, null, 2));
 }
 
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
 export async function launchChromium() {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({
-    executablePath: chromiumPath(),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+}
+
+/**
+ * Chromium started in this process's session and driven over CDP, for timing (the hover probe). Playwright starts a
+ * browser detached, in a session of its own, as the harness starts code-server; with the kernel's autogroup
+ * scheduling (on by default in Debian and Ubuntu) each session then gets an equal share of the CPU, so the extension
+ * host's worker, niced, still takes the renderer's time as another group's — where desktop VS Code's renderer,
+ * extension host and worker are one application in one session, and the worker yields to the renderer (measured:
+ * docs/limits.md). With code-server started `sameSession`, all of it shares this process's session. Scheduling
+ * switches as Playwright's own launch passes them (no background throttling of timers or renderers).
+ */
+export async function launchChromiumInSession() {
+  const { chromium } = await import('playwright-core');
+  const userDataDir = mkdtempSync(join(tmpdir(), 'prompt-lens-chromium-'));
+  const args = [
+    ...CHROMIUM_ARGS,
+    '--headless',
+    '--hide-scrollbars',
+    '--mute-audio',
+    '--disable-background-timer-throttling',
+    '--disable-backgrounding-occluded-windows',
+    '--disable-renderer-backgrounding',
+    '--disable-ipc-flooding-protection',
+    '--disable-hang-monitor',
+    '--remote-debugging-port=0',
+    `--user-data-dir=${userDataDir}`,
+    'about:blank',
+  ];
+  const child = spawn(chromiumPath(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const close = () => {
+    for (const pid of processTree(child.pid).reverse()) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
+    }
+    rmSync(userDataDir, { recursive: true, force: true });
+  };
+  try {
+    const endpoint = await new Promise((resolve, reject) => {
+      let seen = '';
+      const timer = setTimeout(
+        () => reject(new HarnessError('Chromium did not open its DevTools port within 30 s')),
+        30_000,
+      );
+      child.stderr.on('data', (data) => {
+        seen = (seen + data.toString()).slice(-4096);
+        const found = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
+        if (found) {
+          clearTimeout(timer);
+          resolve(found[1]);
+        }
+      });
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new HarnessError(`Chromium exited (code ${code}) before opening its DevTools port`));
+      });
+    });
+    child.stderr.resume();
+    const browser = await chromium.connectOverCDP(endpoint);
+    return {
+      newPage: (options) => browser.newPage(options),
+      close: async () => {
+        await browser.close().catch(() => {});
+        close();
+      },
+    };
+  } catch (error) {
+    close();
+    throw error;
+  }
 }
 
 export function workbenchUrl(url, folder) {
