@@ -179,11 +179,11 @@ async function sentMessages(
     messages: (analysis) => analyzer.benchMessages(document, analysis),
   });
   if ('analysis' in read) return read;
-  void showError(
+  const why =
     'unreadable' in read
       ? vscode.l10n.t('Prompt Latency Lens: cannot {0}: the file is {1}.', purpose, read.unreadable)
-      : vscode.l10n.t('Prompt Latency Lens: cannot {0}: the file kept changing while it was read.', purpose),
-  );
+      : vscode.l10n.t('Prompt Latency Lens: cannot {0}: the file kept changing while it was read.', purpose);
+  void showError(why);
   return undefined;
 }
 
