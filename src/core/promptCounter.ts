@@ -49,8 +49,8 @@ interface Entry {
 
 /**
  * Texts at least this long keep their own incremental counter; shorter ones use the memo. Two chunks: an edit in a
- * longer message re-tokenises one or two chunks instead of the message (an 11 KB user message's edit took 2.3–2.6 ms
- * to count through the memo, 1.2–1.8 ms so, in the workspace bench's editor engine).
+ * longer message re-tokenises one or two chunks instead of the message (an edit in the workspace bench's 11 KB user
+ * message took 1.8–2.4 ms to count through the memo, 1.3–1.7 ms so: three alternated runs each).
  */
 const LONG_TEXT_CHARS = 2 * CHUNK_TARGET;
 
