@@ -114,13 +114,7 @@ export async function startCodeServer({
   child.on('exit', () => (exited = true));
   const stop = () => {
     if (exited) return;
-    for (const pid of sameSession ? processTree(child.pid) : [-child.pid]) {
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        /* already gone */
-      }
-    }
+    terminate(sameSession ? processTree(child.pid) : [-child.pid]);
   };
   const url = `http://127.0.0.1:${port}/`;
   const deadline = Date.now() + 60_000;
@@ -139,6 +133,17 @@ export async function startCodeServer({
     await new Promise((r) => setTimeout(r, 250));
   }
   return { url, stop, child };
+}
+
+/** SIGTERM to each process (a negative pid: a process group) still there. */
+function terminate(pids) {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+  }
 }
 
 /** `pid` and its descendants, parents first (`ps`: the harness runs on Linux). */
@@ -212,13 +217,7 @@ export async function launchChromiumInSession() {
   ];
   const child = spawn(chromiumPath(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const close = () => {
-    for (const pid of processTree(child.pid).reverse()) {
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        /* already gone */
-      }
-    }
+    terminate(processTree(child.pid));
     rmSync(userDataDir, { recursive: true, force: true });
   };
   try {
@@ -241,7 +240,6 @@ export async function launchChromiumInSession() {
         reject(new HarnessError(`Chromium exited (code ${code}) before opening its DevTools port`));
       });
     });
-    child.stderr.resume();
     const browser = await chromium.connectOverCDP(endpoint);
     return {
       newPage: (options) => browser.newPage(options),

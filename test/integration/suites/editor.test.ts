@@ -39,6 +39,31 @@ async function diagnosticsWith(uri: vscode.Uri, code: string): Promise<vscode.Di
   );
 }
 
+/**
+ * A .prompty naming gpt-4o (o200k_base) written and opened, with `exact(step)`: waits for the analysis of the editor's
+ * version and checks it equals a fresh count of its text, in total and per message.
+ */
+async function openCountedPrompt(api: Awaited<ReturnType<typeof extensionApi>>, name: string, body: string) {
+  const uri = workspaceFile(name);
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(`---\nmodel: gpt-4o\n---\n${body}`));
+  const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+  const { document } = editor;
+  const exact = async (step: string) => {
+    const analysis = await waitFor(`${step}: the analysis of version ${document.version}`, async () => {
+      const found = await api.analysis(document);
+      return found?.version === document.version ? found : undefined;
+    });
+    const fresh = countPrompt(parsePrompt(document.fileName, document.getText()), getTokenizer('o200k_base'));
+    assert.equal(analysis.count.inputTokens, fresh.inputTokens, step);
+    assert.deepEqual(
+      analysis.count.messages.map((m) => m.tokens),
+      fresh.messages.map((m) => m.tokens),
+      step,
+    );
+  };
+  return { uri, editor, exact };
+}
+
 describe('editor surfaces', () => {
   it('hover: per-message tokens and the primary target from Prompty front matter, numbers from the core', async () => {
     const editor = await openPrompt('customer-support.prompty');
@@ -346,25 +371,11 @@ describe('editor surfaces', () => {
     await cleanWorkbench();
     const api = await extensionApi();
     const calls = (method: string) => api.analysisWorkerCalls()[method] ?? 0;
-    const uri = workspaceFile('typing-edits.prompty');
-    const text = '---\nmodel: gpt-4o\n---\nsystem:\nAnswer in one short paragraph.\n\nuser:\nSummarise the report.\n';
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
-    const { document } = editor;
-    // This version's analysis equals a fresh count of the editor's text (the front matter names gpt-4o: o200k_base).
-    const exact = async (step: string) => {
-      const analysis = await waitFor(`${step}: the analysis of version ${document.version}`, async () => {
-        const found = await api.analysis(document);
-        return found?.version === document.version ? found : undefined;
-      });
-      const fresh = countPrompt(parsePrompt(document.fileName, document.getText()), getTokenizer('o200k_base'));
-      assert.equal(analysis.count.inputTokens, fresh.inputTokens, step);
-      assert.deepEqual(
-        analysis.count.messages.map((m) => m.tokens),
-        fresh.messages.map((m) => m.tokens),
-        step,
-      );
-    };
+    const { uri, editor, exact } = await openCountedPrompt(
+      api,
+      'typing-edits.prompty',
+      'system:\nAnswer in one short paragraph.\n\nuser:\nSummarise the report.\n',
+    );
     try {
       await exact('opened');
       const before = { count: calls('count'), edit: calls('edit') };
@@ -395,32 +406,22 @@ describe('editor surfaces', () => {
     await cleanWorkbench();
     const api = await extensionApi();
     const calls = (method: string) => api.analysisWorkerCalls()[method] ?? 0;
-    const uri = workspaceFile('lost-text.prompty');
-    const text = '---\nmodel: gpt-4o\n---\nsystem:\nAnswer briefly.\n\nuser:\nList three risks.\n';
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
-    const { document } = editor;
-    const counted = () =>
-      waitFor(`the analysis of version ${document.version}`, async () => {
-        const found = await api.analysis(document);
-        return found?.version === document.version ? found : undefined;
-      });
+    const { uri, editor, exact } = await openCountedPrompt(
+      api,
+      'lost-text.prompty',
+      'system:\nAnswer briefly.\n\nuser:\nList three risks.\n',
+    );
     try {
-      await counted();
-      await api.dropWorkerText(document);
+      await exact('opened');
+      await api.dropWorkerText(editor.document);
       const before = { count: calls('count'), edit: calls('edit') };
       assert.ok(await editor.edit((b) => b.insert(new vscode.Position(7, 0), 'Carefully, ')));
-      const analysis = await counted();
-      const fresh = countPrompt(parsePrompt(document.fileName, document.getText()), getTokenizer('o200k_base'));
-      assert.equal(analysis.count.inputTokens, fresh.inputTokens);
+      await exact('an edit the worker could not apply');
       assert.equal(calls('edit') - before.edit, 1, 'the edit was tried first');
       assert.equal(calls('count') - before.count, 1, 'then the whole text, once');
       // The worker holds the text again: the next edit travels alone.
       assert.ok(await editor.edit((b) => b.insert(new vscode.Position(4, 0), 'Always ')));
-      assert.equal(
-        (await counted()).count.inputTokens,
-        countPrompt(parsePrompt(document.fileName, document.getText()), getTokenizer('o200k_base')).inputTokens,
-      );
+      await exact('the next edit');
       assert.equal(calls('count') - before.count, 1, 'no text sent again');
     } finally {
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
