@@ -58,6 +58,10 @@ const SETTINGS = JSON.parse(process.env.PROMPT_LENS_PROBE_SETTINGS ?? '{}');
 // code-server and Chromium run in this process's session, as desktop VS Code's processes share one (see
 // launchChromiumInSession); PROMPT_LENS_PROBE_APART=1 starts each in a session of its own, as the test harness does.
 const APART = process.env.PROMPT_LENS_PROBE_APART === '1';
+// PROMPT_LENS_PROBE_WARM=1: each window shows WARM_FILE (a file with one of VS Code's grammars) for 3 s before the prompt
+// is opened, so VS Code's once-per-window work (the first editor, TextMate's start) is done, as in a window in use.
+const WARM = process.env.PROMPT_LENS_PROBE_WARM === '1';
+const WARM_FILE = 'warm.ini';
 
 async function buildProbe() {
   await esbuild.build({
@@ -118,6 +122,10 @@ function workspace(folder) {
   mkdirSync(join(folder, 'corpus'), { recursive: true });
   for (let i = 0; i < CORPUS_FILES; i++) writeFileSync(join(folder, `corpus/p${i}.prompt`), corpusPrompt(i));
   for (const [floor, prompt] of Object.entries(FLOOR_FILES)) cpSync(join(folder, prompt), join(folder, floor));
+  writeFileSync(
+    join(folder, WARM_FILE),
+    '[window]\n; shown before the prompt under PROMPT_LENS_PROBE_WARM=1\nwidth = 1600\n',
+  );
 }
 
 const percentile = (values, p) => {
@@ -182,6 +190,7 @@ async function probeSession(browser, { runDir, extensionsDir, folder, file }) {
       PROMPT_LENS_PROBE_FILE: file,
       PROMPT_LENS_PROBE_RESULT: result,
       ...(isFloor(file) ? { PROMPT_LENS_PROBE_FLOOR: '1' } : {}),
+      PROMPT_LENS_PROBE_WARM: WARM ? WARM_FILE : '',
     },
   });
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
@@ -247,7 +256,10 @@ function report(all, uptimeBefore, uptimeAfter) {
     every: stats(floors.flatMap((r) => [...r.early, ...r.pending, ...r.settled])),
   };
   const goal = { p99TargetMs: 50, met: pooled.every.p99 <= 50 };
-  const sessions = APART ? 'code-server and Chromium each in a session of its own' : 'one session, as desktop VS Code';
+  const sessions = [
+    APART ? 'code-server and Chromium each in a session of its own' : 'one session, as desktop VS Code',
+    WARM ? `each window showed ${WARM_FILE} first` : 'each prompt the first file of a fresh window',
+  ].join('; ');
   const out = { uptimeBefore, uptimeAfter, corpusFiles: CORPUS_FILES, sessions, files, pooled, floor, goal };
   mkdirSync(OUTPUT, { recursive: true });
   writeFileSync(join(OUTPUT, 'hover-probe.json'), JSON.stringify(out, null, 2));
