@@ -116,6 +116,7 @@ export class PromptAnalyzer implements vscode.Disposable {
   private config: Promise<Config> | undefined;
   /** Bumped when settings change or the worker restarts: results begun before are not kept. */
   private generation = 0;
+  /** A scan waiting to start does not start once the analyzer is disposed. */
   private disposed = false;
   /** Primary targets whose workspace scan the engine has been given, by target id. */
   private readonly scans = new Map<string, Promise<void>>();
